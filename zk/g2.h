@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * G2 of BLS12-381: y^2 = x^3 + 4(1 + u) over Fp2 (the M-type sextic twist),
+ * the subgroup of prime order r.
+ *
+ * Forms:
+ *   g2_affine_t  (x, y); the point at infinity is x = y = 0 (not on the
+ *                curve, so unambiguous). Compact: this is the SRS layout.
+ *   g2_jac_t     Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; Z = 0 is infinity.
+ *   g2_xyzz_t    (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is
+ *                infinity. Used for MSM buckets.
+ * Outputs may alias inputs in every function.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fp2.h"
+#include "fr.h"
+
+typedef struct {
+        fp2_t x, y;
+} g2_affine_t;
+
+typedef struct {
+        fp2_t x, y, z;
+} g2_jac_t;
+
+typedef struct {
+        fp2_t x, y, zz, zzz;
+} g2_xyzz_t;
+
+/* The standard generator (zcash / IETF). */
+extern const g2_affine_t G2_GENERATOR;
+
+/* Affine */
+void g2_affine_set_infinity(g2_affine_t *r);
+bool g2_affine_is_infinity(const g2_affine_t *p);
+bool g2_affine_equal(const g2_affine_t *a, const g2_affine_t *b);
+void g2_affine_neg(g2_affine_t *r, const g2_affine_t *p);
+/* On the curve (infinity counts as on the curve). */
+bool g2_affine_is_on_curve(const g2_affine_t *p);
+/* In the order-r subgroup (p must be on the curve). */
+bool g2_affine_in_subgroup(const g2_affine_t *p);
+
+/* Jacobian */
+void g2_jac_set_infinity(g2_jac_t *r);
+bool g2_jac_is_infinity(const g2_jac_t *p);
+void g2_jac_from_affine(g2_jac_t *r, const g2_affine_t *p);
+void g2_jac_to_affine(g2_affine_t *r, const g2_jac_t *p);
+/* Converts n points with one field inversion. */
+void g2_jac_batch_to_affine(g2_affine_t *r, const g2_jac_t *p, size_t n);
+bool g2_jac_equal(const g2_jac_t *a, const g2_jac_t *b);
+bool g2_jac_is_on_curve(const g2_jac_t *p);
+void g2_jac_neg(g2_jac_t *r, const g2_jac_t *p);
+void g2_jac_dbl(g2_jac_t *r, const g2_jac_t *p);
+void g2_jac_add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b);
+void g2_jac_add_affine(g2_jac_t *r, const g2_jac_t *a, const g2_affine_t *b);
+/* r = k * p, k given as canonical little-endian limbs of nbits bits. */
+void g2_jac_mul(g2_jac_t *r, const g2_jac_t *p, const uint64_t *k, size_t nbits);
+/* r = s * p for s in Fr (Montgomery form). */
+void g2_jac_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *s);
+
+/* XYZZ */
+void g2_xyzz_set_infinity(g2_xyzz_t *r);
+bool g2_xyzz_is_infinity(const g2_xyzz_t *p);
+void g2_xyzz_from_affine(g2_xyzz_t *r, const g2_affine_t *p);
+void g2_xyzz_to_jac(g2_jac_t *r, const g2_xyzz_t *p);
+void g2_xyzz_dbl(g2_xyzz_t *r, const g2_xyzz_t *p);
+void g2_xyzz_add(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_xyzz_t *b);
+void g2_xyzz_add_affine(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_affine_t *b);
+void g2_xyzz_sub_affine(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_affine_t *b);
+
+/*
+ * Batch affine addition with one inversion for the whole batch:
+ * acc[i] += add[i] for i < n. Handles infinity, equal and opposite points.
+ * scratch must hold n field elements.
+ */
+void g2_affine_batch_add(g2_affine_t *acc, const g2_affine_t *add, size_t n, fp2_t *scratch);
