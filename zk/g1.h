@@ -8,7 +8,9 @@
  *   g1_jac_t     Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; Z = 0 is infinity.
  *   g1_xyzz_t    (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is
  *                infinity. Cheapest mixed addition, used for MSM buckets.
- * Outputs may alias inputs in every function.
+ * Outputs may alias inputs in every function, except that the arrays of the
+ * batch functions must not overlap each other (acc == add is allowed).
+ * Nothing here is constant-time: use these on public data only.
  */
 #pragma once
 
@@ -41,7 +43,8 @@ bool g1_affine_equal(const g1_affine_t *a, const g1_affine_t *b);
 void g1_affine_neg(g1_affine_t *r, const g1_affine_t *p);
 /* On the curve (infinity counts as on the curve). */
 bool g1_affine_is_on_curve(const g1_affine_t *p);
-/* In the order-r subgroup (p must be on the curve). */
+/* In the order-r subgroup (p must be on the curve). Uses the endomorphism
+ * test; the tests check it against the definition r*P == O. */
 bool g1_affine_in_subgroup(const g1_affine_t *p);
 
 /* Jacobian */
@@ -61,6 +64,10 @@ void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b);
 void g1_jac_mul(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_t nbits);
 /* r = s * p for s in Fr (Montgomery form). */
 void g1_jac_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *s);
+/* In the order-r subgroup (p must be on the curve). */
+bool g1_jac_in_subgroup(const g1_jac_t *p);
+/* r = h * p, h the cofactor: maps any curve point into the subgroup. */
+void g1_jac_clear_cofactor(g1_jac_t *r, const g1_jac_t *p);
 
 /* XYZZ */
 void g1_xyzz_set_infinity(g1_xyzz_t *r);

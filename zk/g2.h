@@ -9,7 +9,9 @@
  *   g2_jac_t     Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; Z = 0 is infinity.
  *   g2_xyzz_t    (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is
  *                infinity. Used for MSM buckets.
- * Outputs may alias inputs in every function.
+ * Outputs may alias inputs in every function, except that the arrays of the
+ * batch functions must not overlap each other (acc == add is allowed).
+ * Nothing here is constant-time: use these on public data only.
  */
 #pragma once
 
@@ -42,7 +44,8 @@ bool g2_affine_equal(const g2_affine_t *a, const g2_affine_t *b);
 void g2_affine_neg(g2_affine_t *r, const g2_affine_t *p);
 /* On the curve (infinity counts as on the curve). */
 bool g2_affine_is_on_curve(const g2_affine_t *p);
-/* In the order-r subgroup (p must be on the curve). */
+/* In the order-r subgroup (p must be on the curve). Uses the endomorphism
+ * test; the tests check it against the definition r*P == O. */
 bool g2_affine_in_subgroup(const g2_affine_t *p);
 
 /* Jacobian */
@@ -62,6 +65,10 @@ void g2_jac_add_affine(g2_jac_t *r, const g2_jac_t *a, const g2_affine_t *b);
 void g2_jac_mul(g2_jac_t *r, const g2_jac_t *p, const uint64_t *k, size_t nbits);
 /* r = s * p for s in Fr (Montgomery form). */
 void g2_jac_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *s);
+/* In the order-r subgroup (p must be on the curve). */
+bool g2_jac_in_subgroup(const g2_jac_t *p);
+/* r = h * p, h the cofactor: maps any curve point into the subgroup. */
+void g2_jac_clear_cofactor(g2_jac_t *r, const g2_jac_t *p);
 
 /* XYZZ */
 void g2_xyzz_set_infinity(g2_xyzz_t *r);
