@@ -65,6 +65,21 @@ bool CV(affine_is_on_curve)(const CV_AFFINE_T *p) {
         return FE(equal)(&lhs, &rhs);
 }
 
+bool CV(affine_from_x)(CV_AFFINE_T *r, const FE_T *x, bool y_largest) {
+        FE_T y2, y;
+
+        assert(r && x);
+        curve_rhs(&y2, x);
+        if (!FE(sqrt)(&y, &y2))
+                return false;
+        /* y != 0: neither curve has a point of order 2 (both cofactors are odd) */
+        if (FE(is_lexicographically_largest)(&y) != y_largest)
+                FE(neg)(&y, &y);
+        r->x = *x;
+        r->y = y;
+        return true;
+}
+
 bool CV(affine_in_subgroup)(const CV_AFFINE_T *p) {
         CV_JAC_T j;
 

@@ -30,7 +30,7 @@ static const fp_t G1_BETA = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16
 static const uint64_t G1_Z_SQUARED[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
 
 /* h1 = 0x396c8c005555e1568c00aaab0000aaab = (z + 1)^2 / 3 */
-static const uint64_t G1_COFACTOR[2] = {0x8c00aaab0000aaabULL, 0x396c8c005555e156ULL};
+const uint64_t G1_COFACTOR[G1_COFACTOR_LIMBS] = {0x8c00aaab0000aaabULL, 0x396c8c005555e156ULL};
 
 /* sigma on Jacobian coordinates: x = X/Z^2, so scaling X scales x. */
 static void g1_jac_sigma(g1_jac_t *r, const g1_jac_t *p) {
@@ -50,5 +50,5 @@ static void g1_jac_sigma(g1_jac_t *r, const g1_jac_t *p) {
 #define CV_ENDO_K G1_Z_SQUARED
 #define CV_ENDO_K_BITS 128
 #define CV_COFACTOR G1_COFACTOR
-#define CV_COFACTOR_BITS 126
+#define CV_COFACTOR_BITS G1_COFACTOR_BITS
 #include "curve_impl.h"

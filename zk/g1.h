@@ -35,6 +35,10 @@ typedef struct {
 
 /* The standard generator (zcash / IETF). */
 extern const g1_affine_t G1_GENERATOR;
+/* The cofactor h = #points / r, as little-endian limbs. */
+#define G1_COFACTOR_LIMBS 2
+#define G1_COFACTOR_BITS 126
+extern const uint64_t G1_COFACTOR[G1_COFACTOR_LIMBS];
 
 /* Affine */
 void g1_affine_set_infinity(g1_affine_t *r);
@@ -46,6 +50,9 @@ bool g1_affine_is_on_curve(const g1_affine_t *p);
 /* In the order-r subgroup (p must be on the curve). Uses the endomorphism
  * test; the tests check it against the definition r*P == O. */
 bool g1_affine_in_subgroup(const g1_affine_t *p);
+/* The point with this x whose y has the given zcash sign (y lexicographically
+ * largest or not); false when x^3 + b is not a square. */
+bool g1_affine_from_x(g1_affine_t *r, const fp_t *x, bool y_largest);
 
 /* Jacobian */
 void g1_jac_set_infinity(g1_jac_t *r);

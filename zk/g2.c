@@ -46,7 +46,7 @@ static const fp2_t G2_PSI_CY = {
 static const uint64_t G2_Z[1] = {0xd201000000010000ULL};
 
 /* h2, the cofactor of G2 in E'(Fp2) (507 bits). */
-static const uint64_t G2_COFACTOR[8] = {
+const uint64_t G2_COFACTOR[G2_COFACTOR_LIMBS] = {
         0xcf1c38e31c7238e5ULL, 0x1616ec6e786f0c70ULL, 0x21537e293a6691aeULL, 0xa628f1cb4d9e82efULL,
         0xa68a205b2e5a7ddfULL, 0xcd91de4547085abaULL, 0x091d50792876a202ULL, 0x05d543a95414e7f1ULL,
 };
@@ -74,5 +74,5 @@ static void g2_jac_psi(g2_jac_t *r, const g2_jac_t *p) {
 #define CV_ENDO_K G2_Z
 #define CV_ENDO_K_BITS 64
 #define CV_COFACTOR G2_COFACTOR
-#define CV_COFACTOR_BITS 507
+#define CV_COFACTOR_BITS G2_COFACTOR_BITS
 #include "curve_impl.h"

@@ -36,6 +36,10 @@ typedef struct {
 
 /* The standard generator (zcash / IETF). */
 extern const g2_affine_t G2_GENERATOR;
+/* The cofactor h = #points / r, as little-endian limbs. */
+#define G2_COFACTOR_LIMBS 8
+#define G2_COFACTOR_BITS 507
+extern const uint64_t G2_COFACTOR[G2_COFACTOR_LIMBS];
 
 /* Affine */
 void g2_affine_set_infinity(g2_affine_t *r);
@@ -47,6 +51,9 @@ bool g2_affine_is_on_curve(const g2_affine_t *p);
 /* In the order-r subgroup (p must be on the curve). Uses the endomorphism
  * test; the tests check it against the definition r*P == O. */
 bool g2_affine_in_subgroup(const g2_affine_t *p);
+/* The point with this x whose y has the given zcash sign (y lexicographically
+ * largest or not); false when x^3 + b is not a square. */
+bool g2_affine_from_x(g2_affine_t *r, const fp2_t *x, bool y_largest);
 
 /* Jacobian */
 void g2_jac_set_infinity(g2_jac_t *r);
