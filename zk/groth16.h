@@ -51,10 +51,18 @@ struct groth16_pk {
 };
 
 struct groth16_vk {
-        size_t n_public;
+        uint32_t n_public;
         g1_affine_t alpha1;
         g2_affine_t beta2, gamma2, delta2;
-        const g1_affine_t *ic; /* n_public + 1 */
+        g1_affine_t *ic; /* n_public + 1 */
+        /*
+         * e(alpha1, beta2), which snarkjs's vk.json carries as
+         * vk_alphabeta_12 nested [c0 c1 of Fp12][c0 c1 c2 of Fp6][c0 c1 of
+         * Fp2]. The verifier recomputes it; has_alphabeta says whether a
+         * file supplied it (so that it can be written back).
+         */
+        bool has_alphabeta;
+        fp_t alphabeta[2][3][2];
 };
 
 struct groth16_proof {
