@@ -325,49 +325,75 @@ static void test_threads_agree(void **state) {
         }
 }
 
-/* Sizes past the naive range: spot-check outputs with Horner, round trip. */
+/* Checks a few random outputs of a transform of size 2^k, stored in the
+ * output order of `order`, against a(shift * omega^i) by Horner. */
+static void probe_outputs(const fr_t *buf, const fr_t *a, unsigned k, const fr_t *omega,
+                          const fr_t *shift, ntt_order_t order) {
+        const size_t n = (size_t)1 << k;
+
+        for (int probe = 0; probe < 4; probe++) {
+                size_t i = test_rng_u64() & (n - 1);
+                uint64_t e = i;
+                fr_t x, v;
+
+                fr_pow(&x, omega, &e, 1);
+                fr_mul(&x, &x, shift);
+                eval_poly(&v, a, n, &x);
+                if (!fr_equal(&buf[order == NTT_ORDER_NR ? reverse_bits(i, k) : i], &v))
+                        fail_msg("size 2^%u, order %d: output %zu is not a(x)", k, (int)order, i);
+        }
+}
+
+/*
+ * Sizes past the naive range, where the wide stages run as sweeps (2^13 ..
+ * 2^17 cover sweeps of 1, 2, 3, 3+1 and 3+2 stages): spot-check outputs of
+ * every order with Horner, and round trips of every element.
+ */
 static void test_large(void **state) {
-        const unsigned max_log = test_scale() < 0.5 ? 16 : 20;
+        static const unsigned sizes[] = {13, 14, 15, 16, 17, 20};
         (void)state;
 
         test_rng_seed(13);
-        for (unsigned k = 16; k <= max_log; k += 4) {
+        for (size_t s = 0; s < ELEMENTSOF(sizes); s++) {
+                const unsigned k = sizes[s];
                 const size_t n = (size_t)1 << k;
                 _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
-                _cleanup_free_ fr_t *a = random_vector(n);
-                _cleanup_free_ fr_t *buf = copy_vector(a, n);
-                fr_t omega, x, v, shift;
+                _cleanup_free_ fr_t *a = NULL;
+                _cleanup_free_ fr_t *buf = NULL;
+                fr_t omega, shift, one;
 
-                assert_int_equal(ntt_domain_new(&d, k, NTT_ROOTS_SNARKJS), 0);
-                expected_root(&omega, k, NTT_ROOTS_SNARKJS);
-
-                ntt_forward(d, buf, NTT_ORDER_NR);
-                for (int probe = 0; probe < 3; probe++) {
-                        size_t i = test_rng_u64() & (n - 1);
-                        uint64_t e = i;
-                        fr_pow(&x, &omega, &e, 1);
-                        eval_poly(&v, a, n, &x);
-                        assert_true(fr_equal(&buf[reverse_bits(i, k)], &v));
-                }
-                ntt_inverse(d, buf, NTT_ORDER_RN);
-                assert_vectors_equal(buf, a, n, "NR forward, RN inverse");
-
-                ntt_forward(d, buf, NTT_ORDER_NN);
-                ntt_inverse(d, buf, NTT_ORDER_NN);
-                assert_vectors_equal(buf, a, n, "NN round trip");
-
+                if (k > 16 && test_scale() < 0.5)
+                        continue;
+                a = random_vector(n);
+                buf = malloc(n * sizeof(fr_t));
+                assert_non_null(buf);
+                assert_int_equal(ntt_domain_new(&d, k, CONVENTIONS[s % 2]), 0);
+                expected_root(&omega, k, CONVENTIONS[s % 2]);
+                fr_set_one(&one);
                 ntt_snarkjs_h_shift(&shift, k);
-                ntt_coset_forward(d, buf, &shift, NTT_ORDER_NN);
-                {
-                        size_t i = test_rng_u64() & (n - 1);
-                        uint64_t e = i;
-                        fr_pow(&x, &omega, &e, 1);
-                        fr_mul(&x, &x, &shift);
-                        eval_poly(&v, a, n, &x);
-                        assert_true(fr_equal(&buf[i], &v));
+
+                for (size_t o = 0; o < ELEMENTSOF(ORDERS); o++) {
+                        const ntt_order_t back = ORDERS[o] == NTT_ORDER_NR   ? NTT_ORDER_RN
+                                                 : ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR
+                                                                             : NTT_ORDER_NN;
+
+                        /* The round trip gives back the input's order. */
+                        const ntt_order_t round_trip_order =
+                                ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR : NTT_ORDER_NN;
+
+                        input_in_order(buf, a, k, ORDERS[o]);
+                        ntt_forward(d, buf, ORDERS[o]);
+                        probe_outputs(buf, a, k, &omega, &one, ORDERS[o]);
+                        ntt_inverse(d, buf, back);
+                        assert_output_in_order(buf, a, k, round_trip_order, "forward then inverse");
+
+                        input_in_order(buf, a, k, ORDERS[o]);
+                        ntt_coset_forward(d, buf, &shift, ORDERS[o]);
+                        probe_outputs(buf, a, k, &omega, &shift, ORDERS[o]);
+                        ntt_coset_inverse(d, buf, &shift, back);
+                        assert_output_in_order(buf, a, k, round_trip_order,
+                                               "coset forward then inverse");
                 }
-                ntt_coset_inverse(d, buf, &shift, NTT_ORDER_NN);
-                assert_vectors_equal(buf, a, n, "coset NN round trip");
         }
 }
 
