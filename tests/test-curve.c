@@ -906,6 +906,9 @@ static void TG(test_decoding_errors)(void **state) {
         bad[0] |= 0x80;
         TG(expect_decode_error)(bad, nc, POINT_FORMAT_COMPRESSED, 0, -ZK_E_NOT_CANONICAL);
         memcpy(bad, good_u, nu);
+        memcpy(bad + nc - FP_BYTES, p_be, FP_BYTES); /* x (G2: x.c0) */
+        TG(expect_decode_error)(bad, nu, POINT_FORMAT_UNCOMPRESSED, 0, -ZK_E_NOT_CANONICAL);
+        memcpy(bad, good_u, nu);
         memcpy(bad + nc, p_be, FP_BYTES); /* y (G2: y.c1) */
         TG(expect_decode_error)(bad, nu, POINT_FORMAT_UNCOMPRESSED, 0, -ZK_E_NOT_CANONICAL);
         memcpy(bad, good_u, nu);
