@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The `cuzk` command's subcommands and what they share. */
+#pragma once
+
+#include <stdbool.h>
+
+/* Exit statuses of every cuzk subcommand. */
+enum {
+        EXIT_OK = 0,
+        EXIT_INVALID_PROOF = 1, /* the input was well-formed, the proof does not verify */
+        EXIT_BAD_INPUT = 2,     /* usage errors, unreadable or malformed files */
+        EXIT_INTERNAL = 3,      /* out of memory, I/O errors writing results */
+};
+
+struct cli_options {
+        unsigned threads; /* 0: all CPUs */
+        bool verbose;
+};
+
+int cmd_prove(int argc, char **argv, const struct cli_options *opts);
+int cmd_verify(int argc, char **argv, const struct cli_options *opts);
+int cmd_info(int argc, char **argv, const struct cli_options *opts);
+
+/* Seconds on the monotonic clock, for progress lines. */
+double cli_now(void);
+/* True when argv has -h/--help; prints usage to stdout. */
+bool cli_wants_help(int argc, char **argv, const char *usage);
+/* Exit status for a negative errno from a loader: memory and I/O failures are
+ * internal, everything else is bad input. */
+int cli_exit_for_error(int r);
