@@ -7,7 +7,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 debian_packages=(
         build-essential meson ninja-build pkg-config
-        clang clang-format cppcheck
+        clang libclang-rt-14-dev clang-format cppcheck
         libcmocka-dev libgmp-dev
         libsystemd-dev libnuma-dev libjansson-dev libinih-dev
         libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler
