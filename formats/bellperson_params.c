@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "bellperson_params.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bellperson_io.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "zk/point_encoding.h"
+#include "zk/zk_error.h"
+
+/* The sections after the verifying key, in file order. */
+enum params_section {
+        SECTION_H,
+        SECTION_L,
+        SECTION_A,
+        SECTION_B_G1,
+        SECTION_B_G2,
+        N_SECTIONS,
+};
+
+static const char *const section_names[N_SECTIONS] = {"h", "l", "a", "b_g1", "b_g2"};
+static const uint64_t section_point_bytes[N_SECTIONS] = {
+        G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES,
+        G1_UNCOMPRESSED_BYTES, G2_UNCOMPRESSED_BYTES,
+};
+
+struct params_layout {
+        uint64_t vk_bytes;
+        uint32_t count[N_SECTIONS];
+        uint64_t offset[N_SECTIONS]; /* of the section's first point */
+};
+
+uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
+                                 uint32_t n_b_g1, uint32_t n_b_g2) {
+        const uint32_t counts[N_SECTIONS] = {n_h, n_l, n_a, n_b_g1, n_b_g2};
+        uint64_t bytes = bellperson_vk_bytes(n_public);
+
+        for (int s = 0; s < N_SECTIONS; s++)
+                bytes += 4 + counts[s] * section_point_bytes[s];
+        return bytes;
+}
+
+/* Walks the counts against the size; touches no point. */
+static int params_measure(const uint8_t *data, size_t size, const char *origin,
+                          struct params_layout *ret) {
+        struct params_layout layout;
+        uint64_t pos;
+        int r;
+
+        r = bellperson_vk_measure(data, size, origin, &layout.vk_bytes);
+        if (r < 0)
+                return r;
+        pos = layout.vk_bytes;
+
+        for (int s = 0; s < N_SECTIONS; s++) {
+                uint64_t need;
+
+                if (size - pos < 4)
+                        return log_error_errno(EBADMSG,
+                                               "%s: truncated: %s count at offset %" PRIu64
+                                               " needs 4 bytes, the file has %zu bytes",
+                                               origin, section_names[s], pos, size);
+                layout.count[s] = bellperson_be32(data + pos);
+                pos += 4;
+                /* At most 2^32 * 192: no overflow. */
+                need = layout.count[s] * section_point_bytes[s];
+                if (need > size - pos)
+                        return log_error_errno(
+                                EBADMSG,
+                                "%s: %s section: count %" PRIu32 " needs %" PRIu64
+                                " bytes at offset %" PRIu64 ", the file has %zu bytes",
+                                origin, section_names[s], layout.count[s], need, pos, size);
+                layout.offset[s] = pos;
+                pos += need;
+        }
+        if (pos != size)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu64
+                                       " bytes after the b_g2 section, expected none (the file "
+                                       "has %zu bytes, its counts account for %" PRIu64 ")",
+                                       origin, size - pos, size, pos);
+        *ret = layout;
+        return 0;
+}
+
+static int decode_section(struct bellperson_params *p, const uint8_t *data,
+                          const struct params_layout *layout, enum params_section s, unsigned flags,
+                          void **ret) {
+        uint64_t n = layout->count[s], bad = 0;
+        size_t element = s == SECTION_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        const uint8_t *in = data + layout->offset[s];
+        _cleanup_free_ void *points = NULL;
+        int r;
+
+        /* One element even for an empty section, so that NULL always means failure. */
+        points = malloc((n ? n : 1) * element);
+        if (!points)
+                return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " %s points",
+                                       p->origin, n, section_names[s]);
+        if (s == SECTION_B_G2)
+                r = bellperson_decode_g2_points(points, in, n, flags, &bad);
+        else
+                r = bellperson_decode_g1_points(points, in, n, flags, &bad);
+        if (r < 0)
+                return log_error_errno(
+                        EBADMSG,
+                        "%s: %s section: point %" PRIu64 " of %" PRIu64 " (offset %" PRIu64 "): %s",
+                        p->origin, section_names[s], bad, n,
+                        layout->offset[s] + bad * section_point_bytes[s], zk_strerror(r));
+        *ret = TAKE_PTR(points);
+        return 0;
+}
+
+int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
+                            bool check_subgroup, struct bellperson_params **ret) {
+        _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
+        const unsigned flags = check_subgroup ? 0 : POINT_DECODE_SKIP_SUBGROUP_CHECK;
+        struct params_layout layout;
+        void **arrays[N_SECTIONS];
+        uint64_t vk_bytes;
+        int r;
+
+        assert(data || size == 0);
+        assert(origin);
+        assert(ret);
+
+        r = params_measure(data, size, origin, &layout);
+        if (r < 0)
+                return r;
+
+        p = calloc(1, sizeof(*p));
+        if (!p)
+                return log_error_errno(ENOMEM, "%s: out of memory", origin);
+        p->origin = strdup(origin);
+        if (!p->origin)
+                return log_error_errno(ENOMEM, "%s: out of memory", origin);
+
+        r = bellperson_vk_parse(data, size, origin, &vk_bytes, &p->vk);
+        if (r < 0)
+                return r;
+        assert(vk_bytes == layout.vk_bytes);
+
+        arrays[SECTION_H] = (void **)&p->h;
+        arrays[SECTION_L] = (void **)&p->l;
+        arrays[SECTION_A] = (void **)&p->a;
+        arrays[SECTION_B_G1] = (void **)&p->b_g1;
+        arrays[SECTION_B_G2] = (void **)&p->b_g2;
+        for (int s = 0; s < N_SECTIONS; s++) {
+                r = decode_section(p, data, &layout, s, flags, arrays[s]);
+                if (r < 0)
+                        return r;
+        }
+        p->n_h = layout.count[SECTION_H];
+        p->n_l = layout.count[SECTION_L];
+        p->n_a = layout.count[SECTION_A];
+        p->n_b_g1 = layout.count[SECTION_B_G1];
+        p->n_b_g2 = layout.count[SECTION_B_G2];
+
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
+int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret) {
+        struct bellperson_map map;
+        int r;
+
+        assert(path);
+        assert(ret);
+
+        r = bellperson_map_file(path, &map);
+        if (r < 0)
+                return r;
+        r = bellperson_params_parse(map.data, map.size, path, check_subgroup, ret);
+        bellperson_unmap_file(&map);
+        return r;
+}
+
+struct bellperson_params *bellperson_params_free(struct bellperson_params *p) {
+        if (!p)
+                return NULL;
+        bellperson_vk_free(p->vk);
+        free(p->h);
+        free(p->l);
+        free(p->a);
+        free(p->b_g1);
+        free(p->b_g2);
+        free(p->origin);
+        free(p);
+        return NULL;
+}
+
+int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk *ret) {
+        uint64_t n_public, n_vars, domain_size;
+        unsigned log_domain_size = 0;
+
+        assert(p);
+        assert(p->vk);
+        assert(ret);
+
+        const struct {
+                const char *name;
+                uint32_t count;
+        } per_wire[] = {{"a", p->n_a}, {"b_g1", p->n_b_g1}, {"b_g2", p->n_b_g2}};
+
+        n_public = p->vk->vk.n_public;
+        n_vars = n_public + 1 + p->n_l;
+        for (size_t i = 0; i < ELEMENTSOF(per_wire); i++)
+                if (per_wire[i].count != n_vars)
+                        return log_error_errno(
+                                EOPNOTSUPP,
+                                "%s: %s has %" PRIu32 " points, expected one per wire: %" PRIu64
+                                " (1 + %" PRIu64 " public + %" PRIu32
+                                " private); bellperson's generator leaves out points at "
+                                "infinity, and this prover does not use density bitmaps",
+                                p->origin, per_wire[i].name, per_wire[i].count, n_vars, n_public,
+                                p->n_l);
+
+        domain_size = (uint64_t)p->n_h + 1;
+        if (domain_size & (domain_size - 1))
+                return log_error_errno(EBADMSG,
+                                       "%s: h has %" PRIu32
+                                       " points, expected a power of two minus one (the domain "
+                                       "size minus one)",
+                                       p->origin, p->n_h);
+        while (((uint64_t)1 << log_domain_size) < domain_size)
+                log_domain_size++;
+        /* bellperson binds each input (and the constant) with a constraint of its own. */
+        if (domain_size < n_public + 1)
+                return log_error_errno(EBADMSG,
+                                       "%s: a domain of %" PRIu64 " points cannot hold the %" PRIu64
+                                       " input constraints",
+                                       p->origin, domain_size, n_public + 1);
+        assert(groth16_h_bases(GROTH16_H_BELLPERSON, log_domain_size) == p->n_h);
+
+        *ret = (struct groth16_pk){
+                .h_convention = GROTH16_H_BELLPERSON,
+                .n_vars = n_vars,
+                .n_public = n_public,
+                .log_domain_size = log_domain_size,
+                .alpha1 = p->vk->vk.alpha1,
+                .beta1 = p->vk->beta1,
+                .delta1 = p->vk->delta1,
+                .beta2 = p->vk->vk.beta2,
+                .delta2 = p->vk->vk.delta2,
+                .a = p->a,
+                .b1 = p->b_g1,
+                .b2 = p->b_g2,
+                .l = p->l,
+                .h = p->h,
+        };
+        return 0;
+}
+
+/* Refuses what cannot be written, before a file is created. */
+static int check_writable(const char *path, const struct groth16_pk *pk,
+                          const struct groth16_vk *vk) {
+        if (pk->h_convention != GROTH16_H_BELLPERSON)
+                return log_error_errno(EINVAL,
+                                       "%s: the proving key's H bases follow snarkjs's "
+                                       "convention, bellperson parameters need bellperson's",
+                                       path);
+        if (vk->n_public != pk->n_public || !g1_affine_equal(&vk->alpha1, &pk->alpha1) ||
+            !g2_affine_equal(&vk->beta2, &pk->beta2) || !g2_affine_equal(&vk->delta2, &pk->delta2))
+                return log_error_errno(EINVAL,
+                                       "%s: the verifying key does not belong to the proving "
+                                       "key (n_public, alpha, beta or delta differ)",
+                                       path);
+        if (pk->n_public >= UINT32_MAX || pk->n_vars < pk->n_public + 1 || pk->n_vars > UINT32_MAX)
+                return log_error_errno(EINVAL,
+                                       "%s: %zu wires with %zu public inputs do not fit the "
+                                       "format's u32 counts",
+                                       path, pk->n_vars, pk->n_public);
+        if (pk->log_domain_size > FR_TWO_ADICITY)
+                return log_error_errno(EINVAL, "%s: a domain of 2^%u points is too large", path,
+                                       pk->log_domain_size);
+        return 0;
+}
+
+int bellperson_params_save(const char *path, const struct groth16_pk *pk,
+                           const struct groth16_vk *vk) {
+        _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
+        size_t n_h, n_l;
+        int r;
+
+        assert(path);
+        assert(pk);
+        assert(vk);
+
+        r = check_writable(path, pk, vk);
+        if (r < 0)
+                return r;
+        n_h = groth16_h_bases(pk->h_convention, pk->log_domain_size);
+        n_l = pk->n_vars - pk->n_public - 1;
+
+        r = bellperson_writer_open(path, &w);
+        if (r < 0)
+                return r;
+        r = bellperson_vk_write(w, vk, &pk->beta1, &pk->delta1);
+        if (r < 0)
+                return r;
+
+        r = bellperson_write_u32(w, (uint32_t)n_h);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, pk->h, n_h);
+        if (r < 0)
+                return r;
+        r = bellperson_write_u32(w, (uint32_t)n_l);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, pk->l, n_l);
+        if (r < 0)
+                return r;
+        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, pk->a, pk->n_vars);
+        if (r < 0)
+                return r;
+        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, pk->b1, pk->n_vars);
+        if (r < 0)
+                return r;
+        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g2_points(w, pk->b2, pk->n_vars);
+        if (r < 0)
+                return r;
+
+        return bellperson_writer_finish(w);
+}

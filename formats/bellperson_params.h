@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bellperson Groth16 parameters (.params files, bellperson's
+ * Parameters::write), the form Filecoin's proof parameters come in:
+ *
+ *   the verifying key (bellperson_vk.h)
+ *   h     count (u32 big-endian), count G1 points  tau^i Z(tau) / delta
+ *   l     count, G1 points   the private wires' (beta u + alpha v + w) / delta
+ *   a     count, G1 points   the wires' u(tau)
+ *   b_g1  count, G1 points   the wires' v(tau)
+ *   b_g2  count, G2 points   the wires' v(tau)
+ *
+ * Points use the zcash uncompressed encoding (zk/point_encoding.h).
+ *
+ * The reader maps the file, checks every count against the file size
+ * before it decodes any point, then decodes the sections in parallel.
+ * Points must be on the curve; the verifying key's points are always
+ * checked to be in the subgroup, the others only when asked (it costs about
+ * as much again as decoding, and files from a trusted source may skip it).
+ *
+ * The point at infinity: bellperson's own generator drops it from a, b_g1
+ * and b_g2 (wires whose polynomial is zero there) and its reader refuses it
+ * everywhere, so its a/b_g1/b_g2 hold fewer points than there are wires and
+ * its prover maps wires to points with density bitmaps. cuzk's files (this
+ * writer, `cuzk setup`) instead store exactly one point per wire in a,
+ * b_g1 and b_g2, infinity included, so that a prover needs no densities.
+ * The reader accepts both; bellperson_params_to_pk() takes only the latter
+ * and refuses density-compressed files with -EOPNOTSUPP. Files written
+ * here with points at infinity cannot be read back by bellperson.
+ *
+ * Functions return 0 or a negative errno, logged naming the file:
+ * -EBADMSG for malformed data, -EOPNOTSUPP, -EINVAL (arguments the writer
+ * cannot write), -ENOMEM, or what open(2) or write(2) said.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bellperson_vk.h"
+#include "zk/groth16.h"
+
+struct bellperson_params {
+        char *origin; /* the file name, for messages */
+        struct bellperson_vk *vk;
+        uint32_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+        g1_affine_t *h, *l, *a, *b_g1;
+        g2_affine_t *b_g2;
+};
+
+/* Bytes of a file with these counts (the vk holds n_public + 1 IC points). */
+uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
+                                 uint32_t n_b_g1, uint32_t n_b_g2);
+
+/* Decodes a whole .params image; origin names it in messages. */
+int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
+                            bool check_subgroup, struct bellperson_params **ret);
+int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret);
+struct bellperson_params *bellperson_params_free(struct bellperson_params *p);
+static inline void bellperson_params_freep(struct bellperson_params **p) {
+        bellperson_params_free(*p);
+}
+
+/*
+ * Fills a proving key whose arrays borrow p's (p must outlive it):
+ * h_convention GROTH16_H_BELLPERSON, n_public = ic count - 1,
+ * n_vars = n_public + 1 + l count, which a, b_g1 and b_g2 must each hold,
+ * and a domain of h count + 1 points, which must be a power of two.
+ */
+int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk *ret);
+
+/*
+ * Writes pk (which must use GROTH16_H_BELLPERSON) and vk (which must agree
+ * with pk on n_public, alpha, beta and delta) as a .params file, streamed
+ * through a buffer.
+ */
+int bellperson_params_save(const char *path, const struct groth16_pk *pk,
+                           const struct groth16_vk *vk);

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "bellperson_vk.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "bellperson_io.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "zk/point_encoding.h"
+#include "zk/zk_error.h"
+
+#define G1_BYTES G1_UNCOMPRESSED_BYTES
+#define G2_BYTES G2_UNCOMPRESSED_BYTES
+/* Offsets of the fixed part, in file order. */
+#define OFFSET_ALPHA_G1 0
+#define OFFSET_BETA_G1 (OFFSET_ALPHA_G1 + G1_BYTES)
+#define OFFSET_BETA_G2 (OFFSET_BETA_G1 + G1_BYTES)
+#define OFFSET_GAMMA_G2 (OFFSET_BETA_G2 + G2_BYTES)
+#define OFFSET_DELTA_G1 (OFFSET_GAMMA_G2 + G2_BYTES)
+#define OFFSET_DELTA_G2 (OFFSET_DELTA_G1 + G1_BYTES)
+#define OFFSET_IC_COUNT (OFFSET_DELTA_G2 + G2_BYTES)
+#define OFFSET_IC (OFFSET_IC_COUNT + 4)
+
+_Static_assert(OFFSET_IC == BELLPERSON_VK_FIXED_BYTES, "verifying key layout");
+
+uint64_t bellperson_vk_bytes(uint32_t n_public) {
+        return BELLPERSON_VK_FIXED_BYTES + ((uint64_t)n_public + 1) * G1_BYTES;
+}
+
+int bellperson_vk_measure(const uint8_t *data, size_t size, const char *origin,
+                          uint64_t *ret_bytes) {
+        uint32_t n_ic;
+        uint64_t need;
+
+        assert(data || size == 0);
+        assert(origin);
+        assert(ret_bytes);
+
+        if (size < BELLPERSON_VK_FIXED_BYTES)
+                return log_error_errno(
+                        EBADMSG, "%s: truncated: %zu bytes, a verifying key needs at least %d",
+                        origin, size, BELLPERSON_VK_FIXED_BYTES);
+        n_ic = bellperson_be32(data + OFFSET_IC_COUNT);
+        if (n_ic == 0)
+                return log_error_errno(EBADMSG,
+                                       "%s: verifying key: ic count is 0 (offset %d), expected at "
+                                       "least 1 (the constant wire)",
+                                       origin, OFFSET_IC_COUNT);
+        need = BELLPERSON_VK_FIXED_BYTES + (uint64_t)n_ic * G1_BYTES;
+        if (need > size)
+                return log_error_errno(EBADMSG,
+                                       "%s: verifying key: ic count %" PRIu32 " needs %" PRIu64
+                                       " bytes, the file has %zu",
+                                       origin, n_ic, need, size);
+        *ret_bytes = need;
+        return 0;
+}
+
+static int decode_key_g1(g1_affine_t *out, const uint8_t *in, const char *origin,
+                         const char *name) {
+        int r = g1_decode(out, in, G1_BYTES, POINT_FORMAT_UNCOMPRESSED, 0);
+
+        if (r < 0)
+                return log_error_errno(EBADMSG, "%s: verifying key: %s: %s", origin, name,
+                                       zk_strerror(r));
+        if (g1_affine_is_infinity(out))
+                return log_error_errno(EBADMSG,
+                                       "%s: verifying key: %s is the point at infinity, "
+                                       "a degenerate key",
+                                       origin, name);
+        return 0;
+}
+
+static int decode_key_g2(g2_affine_t *out, const uint8_t *in, const char *origin,
+                         const char *name) {
+        int r = g2_decode(out, in, G2_BYTES, POINT_FORMAT_UNCOMPRESSED, 0);
+
+        if (r < 0)
+                return log_error_errno(EBADMSG, "%s: verifying key: %s: %s", origin, name,
+                                       zk_strerror(r));
+        if (g2_affine_is_infinity(out))
+                return log_error_errno(EBADMSG,
+                                       "%s: verifying key: %s is the point at infinity, "
+                                       "a degenerate key",
+                                       origin, name);
+        return 0;
+}
+
+static int decode_ic(struct groth16_vk *vk, const uint8_t *in, const char *origin) {
+        uint64_t n_ic = (uint64_t)vk->n_public + 1, bad = 0;
+        int r;
+
+        vk->ic = malloc(n_ic * sizeof(*vk->ic));
+        if (!vk->ic)
+                return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " ic points",
+                                       origin, n_ic);
+        r = bellperson_decode_g1_points(vk->ic, in, n_ic, 0, &bad);
+        if (r < 0)
+                return log_error_errno(EBADMSG,
+                                       "%s: verifying key: ic point %" PRIu64 " of %" PRIu64 ": %s",
+                                       origin, bad, n_ic, zk_strerror(r));
+        /* Every public input has a constraint of its own, so bellperson refuses infinity. */
+        for (uint64_t i = 0; i < n_ic; i++)
+                if (g1_affine_is_infinity(&vk->ic[i]))
+                        return log_error_errno(EBADMSG,
+                                               "%s: verifying key: ic point %" PRIu64 " of %" PRIu64
+                                               " is the point at infinity, which bellperson "
+                                               "refuses",
+                                               origin, i, n_ic);
+        return 0;
+}
+
+int bellperson_vk_parse(const uint8_t *data, size_t size, const char *origin, uint64_t *ret_bytes,
+                        struct bellperson_vk **ret) {
+        _cleanup_(bellperson_vk_freep) struct bellperson_vk *vk = NULL;
+        uint64_t bytes;
+        int r;
+
+        assert(data || size == 0);
+        assert(origin);
+        assert(ret);
+
+        r = bellperson_vk_measure(data, size, origin, &bytes);
+        if (r < 0)
+                return r;
+        if (!ret_bytes && bytes != size)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu64
+                                       " bytes after the verifying key, expected none "
+                                       "(file has %zu bytes)",
+                                       origin, size - bytes, size);
+
+        vk = calloc(1, sizeof(*vk));
+        if (!vk)
+                return log_error_errno(ENOMEM, "%s: out of memory", origin);
+        vk->vk.n_public = bellperson_be32(data + OFFSET_IC_COUNT) - 1;
+
+        r = decode_key_g1(&vk->vk.alpha1, data + OFFSET_ALPHA_G1, origin, "alpha_g1");
+        if (r < 0)
+                return r;
+        r = decode_key_g1(&vk->beta1, data + OFFSET_BETA_G1, origin, "beta_g1");
+        if (r < 0)
+                return r;
+        r = decode_key_g2(&vk->vk.beta2, data + OFFSET_BETA_G2, origin, "beta_g2");
+        if (r < 0)
+                return r;
+        r = decode_key_g2(&vk->vk.gamma2, data + OFFSET_GAMMA_G2, origin, "gamma_g2");
+        if (r < 0)
+                return r;
+        r = decode_key_g1(&vk->delta1, data + OFFSET_DELTA_G1, origin, "delta_g1");
+        if (r < 0)
+                return r;
+        r = decode_key_g2(&vk->vk.delta2, data + OFFSET_DELTA_G2, origin, "delta_g2");
+        if (r < 0)
+                return r;
+        r = decode_ic(&vk->vk, data + OFFSET_IC, origin);
+        if (r < 0)
+                return r;
+
+        if (ret_bytes)
+                *ret_bytes = bytes;
+        *ret = TAKE_PTR(vk);
+        return 0;
+}
+
+int bellperson_vk_load(const char *path, struct bellperson_vk **ret) {
+        struct bellperson_map map;
+        int r;
+
+        assert(path);
+        assert(ret);
+
+        r = bellperson_map_file(path, &map);
+        if (r < 0)
+                return r;
+        r = bellperson_vk_parse(map.data, map.size, path, NULL, ret);
+        bellperson_unmap_file(&map);
+        return r;
+}
+
+int bellperson_vk_write(struct bellperson_writer *w, const struct groth16_vk *vk,
+                        const g1_affine_t *beta1, const g1_affine_t *delta1) {
+        int r;
+
+        assert(w);
+        assert(vk);
+        assert(vk->ic);
+        assert(vk->n_public < UINT32_MAX); /* the IC count must fit its u32 */
+        assert(beta1);
+        assert(delta1);
+
+        r = bellperson_write_g1_points(w, &vk->alpha1, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, beta1, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g2_points(w, &vk->beta2, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g2_points(w, &vk->gamma2, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g1_points(w, delta1, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_g2_points(w, &vk->delta2, 1);
+        if (r < 0)
+                return r;
+        r = bellperson_write_u32(w, vk->n_public + 1);
+        if (r < 0)
+                return r;
+        return bellperson_write_g1_points(w, vk->ic, (uint64_t)vk->n_public + 1);
+}
+
+int bellperson_vk_save(const char *path, const struct groth16_vk *vk, const g1_affine_t *beta1,
+                       const g1_affine_t *delta1) {
+        _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
+        int r;
+
+        assert(path);
+
+        r = bellperson_writer_open(path, &w);
+        if (r < 0)
+                return r;
+        r = bellperson_vk_write(w, vk, beta1, delta1);
+        if (r < 0)
+                return r;
+        return bellperson_writer_finish(w);
+}
+
+struct bellperson_vk *bellperson_vk_free(struct bellperson_vk *vk) {
+        if (!vk)
+                return NULL;
+        free(vk->vk.ic);
+        free(vk);
+        return NULL;
+}
