@@ -53,7 +53,7 @@ int bellperson_vk_measure(const uint8_t *data, size_t size, const char *origin,
         if (need > size)
                 return log_error_errno(EBADMSG,
                                        "%s: verifying key: ic count %" PRIu32 " needs %" PRIu64
-                                       " bytes, the file has %zu",
+                                       " bytes, the file has %zu bytes",
                                        origin, n_ic, need, size);
         *ret_bytes = need;
         return 0;
