@@ -119,6 +119,7 @@ static int decode_section(struct bellperson_params *p, const uint8_t *data,
 int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
                             bool check_subgroup, struct bellperson_params **ret) {
         _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
+        _cleanup_free_ char *origin_copy = NULL;
         const unsigned flags = check_subgroup ? 0 : POINT_DECODE_SKIP_SUBGROUP_CHECK;
         struct params_layout layout;
         void **arrays[N_SECTIONS];
@@ -133,12 +134,11 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
         if (r < 0)
                 return r;
 
+        origin_copy = strdup(origin);
         p = calloc(1, sizeof(*p));
-        if (!p)
+        if (!origin_copy || !p)
                 return log_error_errno(ENOMEM, "%s: out of memory", origin);
-        p->origin = strdup(origin);
-        if (!p->origin)
-                return log_error_errno(ENOMEM, "%s: out of memory", origin);
+        p->origin = TAKE_PTR(origin_copy);
 
         r = bellperson_vk_parse(data, size, origin, &vk_bytes, &p->vk);
         if (r < 0)
