@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "fp2.h"
 
+#include <assert.h>
+
+/* 1/2 in Fp, Montgomery form: (p + 1)/2 * 2^384 mod p. */
+static const fp_t FP_HALF = {{0x1804000000015554ULL, 0x855000053ab00001ULL, 0x633cb57c253c276fULL,
+                              0x6e22d1ec31ebb502ULL, 0xd3916126f2d14ca2ULL, 0x17fbb8571a006596ULL}};
+
 void fp2_set_zero(fp2_t *r) {
         fp_set_zero(&r->c0);
         fp_set_zero(&r->c1);
@@ -119,8 +125,10 @@ void fp2_pow(fp2_t *r, const fp2_t *a, const uint64_t *e, size_t n) {
  * square in Fp, and x0^2 = (a0 + sqrt(N(a))) / 2, x1 = a1 / (2 x0).
  */
 bool fp2_sqrt(fp2_t *r, const fp2_t *a) {
-        fp_t norm, t, alpha, half, two;
+        fp_t norm, t, alpha;
         fp2_t x, check;
+
+        assert(r && a);
 
         if (fp2_is_zero(a)) {
                 fp2_set_zero(r);
@@ -132,13 +140,11 @@ bool fp2_sqrt(fp2_t *r, const fp2_t *a) {
         if (!fp_sqrt(&norm, &norm))
                 return false;
 
-        fp_from_u64(&two, 2);
-        fp_inv(&half, &two);
         fp_add(&alpha, &a->c0, &norm);
-        fp_mul(&alpha, &alpha, &half);
+        fp_mul(&alpha, &alpha, &FP_HALF);
         if (!fp_sqrt(&x.c0, &alpha)) {
                 fp_sub(&alpha, &a->c0, &norm);
-                fp_mul(&alpha, &alpha, &half);
+                fp_mul(&alpha, &alpha, &FP_HALF);
                 if (!fp_sqrt(&x.c0, &alpha))
                         return false;
         }

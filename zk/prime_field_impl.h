@@ -8,13 +8,36 @@
  *   PF_MODULUS    canonical modulus limbs
  *   PF_ONE        R mod m (Montgomery one)
  *   PF_R2         R^2 mod m
+ *   PF_R3         R^3 mod m (turns a plain inverse of aR into a^-1 R)
  *   PF_N0         -m^-1 mod 2^64
- *   PF_MUL_FAST   optional: a function (r, a, b) used for mul and sqr when
- *                 pf_use_fast is true
+ *   PF_MUL_FAST   optional: (r, a, b) limb pointers, a faster Montgomery
+ *                 product used when mont_use_adx() is true
+ *   PF_SQR_FAST   optional: (r, a), a dedicated squaring, same condition
  */
+#include "modinv.h"
 #include "mont.h"
+#include "mont_x86_64.h"
 
 #include <assert.h>
+
+/* Out of line so that the fast path of PF(mul) stays a flag test and a tail
+ * call, without the portable code's register saves in front of it. */
+static __attribute__((noinline)) void pf_mont_mul_portable(uint64_t *r, const uint64_t *a,
+                                                           const uint64_t *b) {
+        mont_mul(r, a, b, PF_MODULUS, PF_N0, PF_LIMBS);
+}
+
+/* The Montgomery product on limbs; everything in this file multiplies
+ * through here or through PF(sqr). */
+static inline void pf_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+#ifdef PF_MUL_FAST
+        if (mont_use_adx()) {
+                PF_MUL_FAST(r, a, b);
+                return;
+        }
+#endif
+        pf_mont_mul_portable(r, a, b);
+}
 
 void PF(set_zero)(PF_T *r) {
         memset(r, 0, sizeof(*r));
@@ -53,56 +76,79 @@ void PF(dbl)(PF_T *r, const PF_T *a) {
 }
 
 void PF(mul)(PF_T *r, const PF_T *a, const PF_T *b) {
-#ifdef PF_MUL_FAST
-        if (PF_USE_FAST) {
-                PF_MUL_FAST(r->l, a->l, b->l);
-                return;
-        }
-#endif
-        mont_mul(r->l, a->l, b->l, PF_MODULUS, PF_N0, PF_LIMBS);
+        pf_mont_mul(r->l, a->l, b->l);
 }
 
 void PF(sqr)(PF_T *r, const PF_T *a) {
-        PF(mul)(r, a, a);
+#ifdef PF_SQR_FAST
+        if (mont_use_adx()) {
+                PF_SQR_FAST(r->l, a->l);
+                return;
+        }
+#endif
+        pf_mont_mul_portable(r->l, a->l, a->l);
 }
 
 void PF(from_u64)(PF_T *r, uint64_t v) {
         PF_T t = {{v}};
-        mont_mul(r->l, t.l, PF_R2, PF_MODULUS, PF_N0, PF_LIMBS);
+
+        /* v < 2^64 < m, so t is a reduced operand as the fast path requires */
+        pf_mont_mul(r->l, t.l, PF_R2);
 }
 
 bool PF(from_canonical)(PF_T *r, const uint64_t a[PF_LIMBS]) {
         if (mont_geq(a, PF_MODULUS, PF_LIMBS))
                 return false;
-        mont_mul(r->l, a, PF_R2, PF_MODULUS, PF_N0, PF_LIMBS);
+        pf_mont_mul(r->l, a, PF_R2);
         return true;
 }
 
 void PF(to_canonical)(uint64_t r[PF_LIMBS], const PF_T *a) {
         static const uint64_t one[PF_LIMBS] = {1};
-        mont_mul(r, a->l, one, PF_MODULUS, PF_N0, PF_LIMBS);
+        pf_mont_mul(r, a->l, one);
 }
 
+/*
+ * Left-to-right exponentiation with a fixed 4-bit window: 15 precomputed
+ * powers, then per window four squarings and at most one multiplication
+ * (about half the multiplications of plain square-and-multiply).
+ */
 void PF(pow)(PF_T *r, const PF_T *a, const uint64_t *e, size_t n) {
-        PF_T acc, base = *a;
+        PF_T table[16], acc;
+        bool started = false;
+
+        assert(r && a && (e || n == 0));
+
+        PF(set_one)(&table[0]);
+        table[1] = *a;
+        for (size_t k = 2; k < 16; k++)
+                PF(mul)(&table[k], &table[k - 1], a);
 
         PF(set_one)(&acc);
         for (size_t i = n; i-- > 0;)
-                for (int bit = 63; bit >= 0; bit--) {
-                        PF(sqr)(&acc, &acc);
-                        if ((e[i] >> bit) & 1)
-                                PF(mul)(&acc, &acc, &base);
+                for (int shift = 60; shift >= 0; shift -= 4) {
+                        unsigned window = (unsigned)(e[i] >> shift) & 0xf;
+                        if (started)
+                                for (int s = 0; s < 4; s++)
+                                        PF(sqr)(&acc, &acc);
+                        if (window) {
+                                PF(mul)(&acc, &acc, &table[window]);
+                                started = true;
+                        }
                 }
         *r = acc;
 }
 
-/* Fermat: a^(m-2). */
+/*
+ * The element holds aR; modinv_var_time gives (aR)^-1 as a plain integer,
+ * and one Montgomery product with R^3 turns it into a^-1 R.
+ */
 void PF(inv)(PF_T *r, const PF_T *a) {
-        uint64_t e[PF_LIMBS];
-        static const uint64_t two[PF_LIMBS] = {2};
+        uint64_t plain_inverse[PF_LIMBS];
 
-        mont_sub_raw(e, PF_MODULUS, two, PF_LIMBS);
-        PF(pow)(r, a, e, PF_LIMBS);
+        assert(r && a);
+        modinv_var_time(plain_inverse, a->l, PF_MODULUS, PF_LIMBS);
+        pf_mont_mul(r->l, plain_inverse, PF_R3);
 }
 
 /* Euler's criterion: a^((m-1)/2). */

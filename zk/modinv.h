@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Modular inversion by Bernstein-Yang "divsteps" (binary extended GCD):
+ * batches of 62 steps are decided on one 64-bit word and then applied to
+ * the full numbers as a 2x2 matrix, which is several times faster than
+ * Fermat's a^(m-2). Variable time: the running time depends on the input,
+ * which is acceptable for a prover (no secret-dependent timing concerns
+ * here); do not use it where inputs are secret.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest modulus, in 64-bit limbs, that modinv_var_time() accepts. */
+#define MODINV_MAX_LIMBS 6
+
+/*
+ * r = a^-1 mod m on canonical little-endian limbs (n <= MODINV_MAX_LIMBS).
+ * m must be an odd prime and a < m; the inverse of 0 is 0. r may alias a.
+ */
+void modinv_var_time(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n);
