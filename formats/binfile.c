@@ -51,6 +51,8 @@ static int binfile_map(struct binfile *bf) {
                 return log_error_errno(errno, "%s: cannot open: %m", bf->path);
         if (fstat(fd, &st) < 0)
                 return log_error_errno(errno, "%s: cannot stat: %m", bf->path);
+        if (S_ISDIR(st.st_mode))
+                return log_error_errno(EISDIR, "%s: is a directory, expected a file", bf->path);
         if (!S_ISREG(st.st_mode))
                 return log_error_errno(EBADF, "%s: not a regular file", bf->path);
         if ((uint64_t)st.st_size < BINFILE_HEADER_BYTES)

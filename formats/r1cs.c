@@ -13,6 +13,7 @@
 #define R1CS_MAX_VERSION 1
 #define R1CS_SECTION_HEADER 1
 #define R1CS_SECTION_CONSTRAINTS 2
+#define R1CS_SECTION_WIRE_MAP 3
 #define R1CS_SECTION_CUSTOM_GATES_LIST 4
 #define R1CS_SECTION_CUSTOM_GATES_USES 5
 
@@ -57,6 +58,18 @@ static int r1cs_read_header(struct r1cs *cs, const struct binfile *bf) {
                         "%s: header: nWires is %" PRIu32
                         ", expected at least 1 + nPubOut + nPubIn + nPrvIn = %" PRIu64,
                         bf->path, cs->n_wires, n_named);
+
+        /* The wire -> label map is not needed, but its size pins nWires. */
+        if (binfile_has_section(bf, R1CS_SECTION_WIRE_MAP)) {
+                k = binfile_section(bf, R1CS_SECTION_WIRE_MAP, "wire map", &r);
+                if (k < 0)
+                        return k;
+                if (r.left != (uint64_t)cs->n_wires * 8)
+                        return log_error_errno(EBADMSG,
+                                               "%s: wire map section has %" PRIu64
+                                               " bytes, expected 8 per wire, nWires = %" PRIu32,
+                                               bf->path, r.left, cs->n_wires);
+        }
 
         if (binfile_has_section(bf, R1CS_SECTION_CUSTOM_GATES_LIST) ||
             binfile_has_section(bf, R1CS_SECTION_CUSTOM_GATES_USES))

@@ -7,8 +7,9 @@
  *   section 2 (constraints): per constraint the linear combinations A, B
  *     and C, each n_terms u32 then n_terms times (wire u32, coefficient as
  *     n8 canonical little-endian bytes)
- *   section 3 (wire -> label map) is not needed and not read; files with
- *   custom gates (sections 4, 5: PLONK only) are refused.
+ *   section 3 (wire -> label map, a u64 per wire) is only checked for
+ *     its size; files with custom gates (sections 4, 5: PLONK only) are
+ *     refused.
  * Constraint i says <A_i, w> * <B_i, w> = <C_i, w> for the witness w, whose
  * wire 0 is the constant 1, then n_pub_out outputs, n_pub_in public inputs,
  * n_prv_in private inputs and the internal wires.
