@@ -328,10 +328,10 @@ static void test_threads_agree(void **state) {
 /* Checks a few random outputs of a transform of size 2^k, stored in the
  * output order of `order`, against a(shift * omega^i) by Horner. */
 static void probe_outputs(const fr_t *buf, const fr_t *a, unsigned k, const fr_t *omega,
-                          const fr_t *shift, ntt_order_t order) {
+                          const fr_t *shift, ntt_order_t order, int probes) {
         const size_t n = (size_t)1 << k;
 
-        for (int probe = 0; probe < 4; probe++) {
+        for (int probe = 0; probe < probes; probe++) {
                 size_t i = test_rng_u64() & (n - 1);
                 uint64_t e = i;
                 fr_t x, v;
@@ -344,56 +344,64 @@ static void probe_outputs(const fr_t *buf, const fr_t *a, unsigned k, const fr_t
         }
 }
 
+/* Every order, plain and on snarkjs's coset: probes outputs, round trips. */
+static void check_large(unsigned k, ntt_roots_t roots, int probes) {
+        const size_t n = (size_t)1 << k;
+        _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
+        _cleanup_free_ fr_t *a = random_vector(n);
+        _cleanup_free_ fr_t *buf = malloc(n * sizeof(fr_t));
+        fr_t omega, shift, one;
+
+        assert_non_null(buf);
+        assert_int_equal(ntt_domain_new(&d, k, roots), 0);
+        expected_root(&omega, k, roots);
+        fr_set_one(&one);
+        ntt_snarkjs_h_shift(&shift, k);
+
+        for (size_t o = 0; o < ELEMENTSOF(ORDERS); o++) {
+                const ntt_order_t back = ORDERS[o] == NTT_ORDER_NR   ? NTT_ORDER_RN
+                                         : ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR
+                                                                     : NTT_ORDER_NN;
+                /* The round trip gives back the input's order. */
+                const ntt_order_t round_trip_order =
+                        ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR : NTT_ORDER_NN;
+
+                input_in_order(buf, a, k, ORDERS[o]);
+                ntt_forward(d, buf, ORDERS[o]);
+                probe_outputs(buf, a, k, &omega, &one, ORDERS[o], probes);
+                ntt_inverse(d, buf, back);
+                assert_output_in_order(buf, a, k, round_trip_order, "forward then inverse");
+
+                input_in_order(buf, a, k, ORDERS[o]);
+                ntt_coset_forward(d, buf, &shift, ORDERS[o]);
+                probe_outputs(buf, a, k, &omega, &shift, ORDERS[o], probes);
+                ntt_coset_inverse(d, buf, &shift, back);
+                assert_output_in_order(buf, a, k, round_trip_order, "coset forward then inverse");
+        }
+}
+
 /*
  * Sizes past the naive range, where the wide stages run as sweeps (2^13 ..
- * 2^17 cover sweeps of 1, 2, 3, 3+1 and 3+2 stages): spot-check outputs of
- * every order with Horner, and round trips of every element.
+ * 2^17 cover sweeps of 1, 2, 3, 3+1 and 3+2 stages), and 2^20.
+ * CUZK_NTT_LARGE_LOG=k adds one size up to 2^28 (memory: about 4.5 * 32 * 2^k
+ * bytes), for a one-off check of the largest domains.
  */
 static void test_large(void **state) {
         static const unsigned sizes[] = {13, 14, 15, 16, 17, 20};
+        const char *extra = getenv("CUZK_NTT_LARGE_LOG");
         (void)state;
 
         test_rng_seed(13);
         for (size_t s = 0; s < ELEMENTSOF(sizes); s++) {
-                const unsigned k = sizes[s];
-                const size_t n = (size_t)1 << k;
-                _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
-                _cleanup_free_ fr_t *a = NULL;
-                _cleanup_free_ fr_t *buf = NULL;
-                fr_t omega, shift, one;
-
-                if (k > 16 && test_scale() < 0.5)
+                if (sizes[s] > 16 && test_scale() < 0.5)
                         continue;
-                a = random_vector(n);
-                buf = malloc(n * sizeof(fr_t));
-                assert_non_null(buf);
-                assert_int_equal(ntt_domain_new(&d, k, CONVENTIONS[s % 2]), 0);
-                expected_root(&omega, k, CONVENTIONS[s % 2]);
-                fr_set_one(&one);
-                ntt_snarkjs_h_shift(&shift, k);
-
-                for (size_t o = 0; o < ELEMENTSOF(ORDERS); o++) {
-                        const ntt_order_t back = ORDERS[o] == NTT_ORDER_NR   ? NTT_ORDER_RN
-                                                 : ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR
-                                                                             : NTT_ORDER_NN;
-
-                        /* The round trip gives back the input's order. */
-                        const ntt_order_t round_trip_order =
-                                ORDERS[o] == NTT_ORDER_RN ? NTT_ORDER_NR : NTT_ORDER_NN;
-
-                        input_in_order(buf, a, k, ORDERS[o]);
-                        ntt_forward(d, buf, ORDERS[o]);
-                        probe_outputs(buf, a, k, &omega, &one, ORDERS[o]);
-                        ntt_inverse(d, buf, back);
-                        assert_output_in_order(buf, a, k, round_trip_order, "forward then inverse");
-
-                        input_in_order(buf, a, k, ORDERS[o]);
-                        ntt_coset_forward(d, buf, &shift, ORDERS[o]);
-                        probe_outputs(buf, a, k, &omega, &shift, ORDERS[o]);
-                        ntt_coset_inverse(d, buf, &shift, back);
-                        assert_output_in_order(buf, a, k, round_trip_order,
-                                               "coset forward then inverse");
-                }
+                check_large(sizes[s], CONVENTIONS[s % 2], 4);
+        }
+        if (extra) {
+                int k = atoi(extra);
+                if (k <= 20 || k > NTT_MAX_LOG_SIZE)
+                        fail_msg("CUZK_NTT_LARGE_LOG=%s: expected 21..%d", extra, NTT_MAX_LOG_SIZE);
+                check_large((unsigned)k, NTT_ROOTS_BELLPERSON, 1);
         }
 }
 

@@ -127,10 +127,11 @@ static void sweep(const struct twiddles *tw, fr_t *a, unsigned log_size, unsigne
         const unsigned log_stride = log_size - s0 - r;
         const size_t stride = (size_t)1 << log_stride;
         const size_t groups = (size_t)1 << (log_size - r);
+        const size_t n = (size_t)1 << log_size;
 
         /* Consecutive groups are neighbours in memory: a static schedule
          * hands each thread long contiguous runs. */
-#pragma omp parallel for schedule(static) if (groups >= NTT_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (n >= NTT_PARALLEL_MIN)
         for (size_t g = 0; g < groups; g++) {
                 const size_t j0 = g & (stride - 1);
                 fr_t *base = a + ((g >> log_stride) << (log_stride + r)) + j0;
