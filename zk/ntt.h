@@ -5,7 +5,8 @@
  * A domain is built once per (size, root convention) and reused; every
  * transform works in place on fr_t arrays (Montgomery form) of domain size,
  * is parallelised over the zk/ thread pool (parallel.h) and allocates
- * nothing.
+ * nothing. A domain is read-only once built: transforms of different arrays
+ * may share it concurrently.
  *
  * Root conventions. Fr has 2-adicity 32; the 2^k-th root of unity is
  * omega_k = omega_32^(2^(32-k)), and the two provers we interoperate with pick
@@ -21,7 +22,8 @@
  * (Fr.ifft), multiplies coefficient i by inc^i (Fr.batchApplyKey) with
  * inc = Fr.w[k+1], a 2n-th root of unity (Fr.shift = nqr^2 only when
  * k = 32), and runs Fr.fft: it evaluates on the odd powers of omega_{k+1},
- * where Z(x) = x^n - 1 is the constant -2 (folded into its H bases).
+ * where Z(x) = x^n - 1 is the constant -2, so no point needs a division;
+ * the zkey's H bases are the odd-index Lagrange bases of the 2n domain.
  * ntt_snarkjs_h_shift() returns that inc; the coset transforms take any
  * shift.
  *
