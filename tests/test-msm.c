@@ -3,8 +3,9 @@
  * The MSM (zk/msm.h) against sums computed without it:
  *   - every size 0..4096 (G1) and 0..1024 plus random sizes up to 4096 (G2)
  *     against the naive sum of k_i * P_i (scalar multiplications, prefix
- *     sums kept so that every size costs one addition); the sizes alternate
- *     the scalar form and the thread count (1, 2, 3);
+ *     sums kept so that every size costs one addition), with witness-like
+ *     scalars (mostly 0, 1 and small); the sizes alternate the scalar form,
+ *     and one in four runs on 2..4 threads;
  *   - larger sizes against (sum k_i a_i) * G, for points P_i = a_i * G built
  *     by a walk that keeps track of a_i;
  *   - edge cases: n = 0, all scalars 0, all points at infinity, many
@@ -12,7 +13,8 @@
  *     canonical scalars from r up to 2^255 - 1, and the same MSM on 1..8
  *     threads.
  * Scalars mix random full-width values with 0, 1, r - 1, small values,
- * powers of two (and one less) and bit patterns; points repeat and cancel
+ * powers of two (and one less) and bit patterns (mostly full-width outside
+ * the sweep over every size); points repeat and cancel
  * (P, P, -P), so that buckets see doubling and cancellation.
  *
  * The seed is printed (CUZK_TEST_SEED repeats it); CUZK_TEST_SCALE (default
@@ -65,31 +67,64 @@ static void fr_from_limbs_clamped(fr_t *r, uint64_t k[FR_LIMBS]) {
                 k[FR_LIMBS - 1] &= (UINT64_C(1) << top--) - 1;
 }
 
-/* The scalar mix described at the top. */
-static void random_scalar(fr_t *s) {
+enum scalar_kind {
+        SCALAR_ZERO,
+        SCALAR_ONE,
+        SCALAR_SMALL,     /* below 2^24 */
+        SCALAR_MINUS_ONE, /* r - 1 */
+        SCALAR_POWER,     /* 2^b or 2^b - 1 */
+        SCALAR_PATTERN,   /* long runs of equal digits in every window width */
+        SCALAR_RANDOM,
+        SCALAR_KINDS,
+};
+
+/*
+ * Two mixes, in 32nds. Dense: mostly full-width, for the large and the
+ * special tests. Sparse: mostly 0, 1 and small values, like a witness, so
+ * that the sweep over every size stays fast; its full-width fifth still
+ * reaches every window.
+ */
+enum scalar_mix { MIX_DENSE, MIX_SPARSE, MIXES };
+static const unsigned SCALAR_WEIGHTS[MIXES][SCALAR_KINDS] = {
+        [MIX_DENSE] = {6, 4, 2, 2, 2, 2, 14},
+        [MIX_SPARSE] = {12, 8, 6, 1, 1, 1, 3},
+};
+
+static enum scalar_kind random_scalar_kind(enum scalar_mix mix) {
+        unsigned draw = test_rng_u64() % 32;
+
+        for (unsigned kind = 0; kind < SCALAR_KINDS; kind++) {
+                if (draw < SCALAR_WEIGHTS[mix][kind])
+                        return kind;
+                draw -= SCALAR_WEIGHTS[mix][kind];
+        }
+        fail_msg("scalar weights of mix %d do not add up to 32", mix);
+        return SCALAR_RANDOM;
+}
+
+static void random_scalar(fr_t *s, enum scalar_mix mix) {
+        static const uint64_t patterns[] = {0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL,
+                                            0x8080808080808080ULL, 0xffffffffffffffffULL,
+                                            0x8000800080008000ULL, 0x7fff7fff7fff7fffULL};
         uint64_t k[FR_LIMBS] = {0};
         unsigned bits;
 
-        switch (test_rng_u64() % 16) {
-        case 0:
-        case 1:
-        case 2:
+        switch (random_scalar_kind(mix)) {
+        case SCALAR_ZERO:
                 fr_set_zero(s);
                 return;
-        case 3:
-        case 4:
+        case SCALAR_ONE:
                 fr_set_one(s);
                 return;
-        case 5:
-                fr_set_one(s);
-                fr_neg(s, s);
-                return;
-        case 6:
+        case SCALAR_SMALL:
                 bits = 1 + test_rng_u64() % 24;
                 fr_from_u64(s, test_rng_u64() & ((UINT64_C(1) << bits) - 1));
                 return;
-        case 7:
-                /* 2^b or 2^b - 1 */
+        case SCALAR_MINUS_ONE:
+                fr_set_one(s);
+                fr_neg(s, s);
+                return;
+        case SCALAR_POWER:
                 bits = 1 + test_rng_u64() % 254;
                 if (test_rng_u64() & 1) {
                         k[bits / 64] = UINT64_C(1) << (bits % 64);
@@ -100,27 +135,21 @@ static void random_scalar(fr_t *s) {
                 }
                 fr_from_limbs_clamped(s, k);
                 return;
-        case 8: {
-                /* long runs of equal digits in every window width */
-                static const uint64_t patterns[] = {0x5555555555555555ULL, 0xaaaaaaaaaaaaaaaaULL,
-                                                    0x8080808080808080ULL, 0xffffffffffffffffULL,
-                                                    0x8000800080008000ULL, 0x7fff7fff7fff7fffULL};
-                uint64_t p = patterns[test_rng_u64() % ELEMENTSOF(patterns)];
-
+        case SCALAR_PATTERN:
                 for (unsigned i = 0; i < FR_LIMBS; i++)
-                        k[i] = p;
+                        k[i] = patterns[test_rng_u64() % ELEMENTSOF(patterns)];
                 fr_from_limbs_clamped(s, k);
                 return;
+        case SCALAR_RANDOM:
+        case SCALAR_KINDS:
+                break;
         }
-        default:
-                test_rng_fr(s);
-                return;
-        }
+        test_rng_fr(s);
 }
 
-static void random_scalars(fr_t *s, uint64_t *limbs, size_t n) {
+static void random_scalars(fr_t *s, uint64_t *limbs, size_t n, enum scalar_mix mix) {
         for (size_t i = 0; i < n; i++) {
-                random_scalar(&s[i]);
+                random_scalar(&s[i], mix);
                 fr_to_canonical(&limbs[i * FR_LIMBS], &s[i]);
         }
 }
@@ -344,10 +373,19 @@ static void G(test_sizes)(size_t max_every, size_t max_random, size_t random_cou
         _cleanup_free_ JAC_T *expected = xmalloc((n + 1) * sizeof(JAC_T));
 
         G(test_points)(points, NULL, n);
-        random_scalars(k, limbs, n);
+        random_scalars(k, limbs, n, MIX_SPARSE);
         G(test_naive_prefix_sums)(expected, points, k, n);
+        /* One size in four on 2..4 threads, after the others: idle OpenMP
+         * threads spin for a while after each parallel region, which would
+         * slow down the single-threaded sizes on a small shared machine. */
         for (size_t m = 0; m <= max_every; m++)
-                G(check_msm)(points, k, limbs, m, 1 + m % 3, m % 2, &expected[m]);
+                if (m % 4 != 3)
+                        G(check_msm)(points, k, limbs, m, 1, m % 2, &expected[m]);
+        for (size_t m = 3; m <= max_every; m += 4) {
+                unsigned threads = 2 + (unsigned)(m / 4) % 3;
+
+                G(check_msm)(points, k, limbs, m, threads, m % 2, &expected[m]);
+        }
         for (size_t i = 0; i < random_count; i++) {
                 size_t m = test_rng_u64() % (max_random + 1);
 
@@ -470,7 +508,7 @@ static void G(test_thread_counts)(size_t n) {
         _cleanup_free_ JAC_T *expected = xmalloc((n + 1) * sizeof(JAC_T));
 
         G(test_points)(points, NULL, n);
-        random_scalars(k, limbs, n);
+        random_scalars(k, limbs, n, MIX_DENSE);
         G(test_naive_prefix_sums)(expected, points, k, n);
         for (unsigned threads = 1; threads <= 8; threads++)
                 G(check_msm)(points, k, limbs, n, threads, threads % 2, &expected[n]);
@@ -490,7 +528,7 @@ static void G(test_large)(size_t n) {
         fr_t e, t;
 
         G(test_points)(points, a, n);
-        random_scalars(k, limbs, n);
+        random_scalars(k, limbs, n, MIX_DENSE);
         fr_set_zero(&e);
         for (size_t i = 0; i < n; i++) {
                 fr_mul(&t, &k[i], &a[i]);

@@ -50,9 +50,25 @@
 #define MSM_TILES_PER_THREAD 4
 /* Batch size of the affine additions that sum the points with scalar 1. */
 #define MSM_ONES_BATCH ((size_t)1024)
+/* Bucket additions a thread collects before applying them as batches. */
+#ifndef MSM_SORTER_OPS
+#define MSM_SORTER_OPS ((size_t)4096)
+#endif
+/* Below this many windowed points, too few bucket additions share each
+ * inversion for affine buckets to beat XYZZ ones. (Both can be set on the
+ * command line to compare the two bucket forms.) */
+#ifndef MSM_AFFINE_MIN_POINTS
+#define MSM_AFFINE_MIN_POINTS ((size_t)2048)
+#endif
+
+/* Fewer threads for small MSMs: each thread gets at least this many bucket
+ * additions (or points with scalar 1), so that tiny MSMs do not spend their
+ * time in barriers. */
+#define MSM_MIN_ADDS_PER_THREAD ((size_t)2048)
 
 /* Relative costs, in mixed (XYZZ + affine) additions, for choosing c. */
-#define MSM_COST_BUCKET_ADD 1.4  /* XYZZ + XYZZ, in the bucket reduction */
+#define MSM_COST_BATCH_ADD 0.7   /* affine + affine in a batch (inversion shared) */
+#define MSM_COST_FULL_ADD 1.4    /* XYZZ + XYZZ */
 #define MSM_COST_DIGIT_SCAN 0.01 /* one digit looked at by one tile */
 
 enum msm_scalar_class {
@@ -125,6 +141,7 @@ struct msm_plan {
         uint32_t buckets_per_window; /* 2^(c-1): magnitudes 1..2^(c-1) */
         unsigned splits;             /* magnitude ranges (tiles) per window */
         unsigned tiles;              /* windows * splits */
+        bool affine_buckets;         /* affine buckets filled by batches, or XYZZ */
 };
 
 struct msm_tile {
@@ -146,6 +163,10 @@ static unsigned msm_plan_splits(unsigned windows, uint32_t buckets_per_window, u
  * multiplication and a scan of its window's digits.
  */
 static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsigned threads) {
+        bool affine = windowed_points >= MSM_AFFINE_MIN_POINTS;
+        double add_cost = affine ? MSM_COST_BATCH_ADD : 1;
+        /* running += bucket is a mixed addition when buckets are affine */
+        double reduce_cost = MSM_COST_FULL_ADD + (affine ? 1 : MSM_COST_FULL_ADD);
         double best = -1;
 
         assert(plan);
@@ -155,8 +176,8 @@ static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsig
                 uint32_t buckets = UINT32_C(1) << (c - 1);
                 unsigned splits = msm_plan_splits(windows, buckets, threads);
                 double tiles = (double)windows * splits;
-                double cost = (double)windows * (double)windowed_points +
-                              (double)windows * buckets * 2 * MSM_COST_BUCKET_ADD + tiles * 2 * c +
+                double cost = (double)windows * (double)windowed_points * add_cost +
+                              (double)windows * buckets * reduce_cost + tiles * 2 * c +
                               tiles * (double)windowed_points * MSM_COST_DIGIT_SCAN;
 
                 if (best < 0 || cost < best) {
@@ -167,6 +188,7 @@ static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsig
                                 .buckets_per_window = buckets,
                                 .splits = splits,
                                 .tiles = windows * splits,
+                                .affine_buckets = affine,
                         };
                 }
         }
@@ -183,6 +205,11 @@ static struct msm_tile msm_plan_tile(const struct msm_plan *plan, unsigned tile)
                 .bucket_count = (uint32_t)(end - first),
                 .bucket_offset = (size_t)(tile / plan->splits) * plan->buckets_per_window + first,
         };
+}
+
+/* The most buckets of one tile (the split sizes differ by at most one). */
+static uint32_t msm_plan_max_tile_buckets(const struct msm_plan *plan) {
+        return (plan->buckets_per_window + plan->splits - 1) / plan->splits;
 }
 
 /* Consecutive blocks whose windowed points are handled together. */
@@ -235,6 +262,18 @@ static int msm_chunks_build(struct msm_chunks *chunks, size_t *block_windowed, s
                 if (chunks->points[i] > chunks->capacity)
                         chunks->capacity = chunks->points[i];
         return 0;
+}
+
+/* At most `threads` threads, and only as many as `units` of work keep busy
+ * at `per_thread` units each. */
+static unsigned msm_threads_for(unsigned threads, size_t units, size_t per_thread) {
+        size_t useful = units / per_thread + 1;
+
+        return useful < threads ? (unsigned)useful : threads;
+}
+
+static size_t msm_block_count(size_t n) {
+        return (n + MSM_BLOCK_POINTS - 1) / MSM_BLOCK_POINTS;
 }
 
 static size_t msm_block_end(size_t block, size_t n) {
