@@ -117,6 +117,7 @@ static int binfile_read_sections(struct binfile *bf) {
 int binfile_open(const char *path, const char magic[4], uint32_t max_version,
                  struct binfile **ret) {
         _cleanup_(binfile_closep) struct binfile *bf = NULL;
+        _cleanup_free_ char *path_copy = NULL;
         char expected[4 * 4 + 1], found[4 * 4 + 1];
         int r;
 
@@ -124,12 +125,11 @@ int binfile_open(const char *path, const char magic[4], uint32_t max_version,
         assert(magic);
         assert(ret);
 
+        path_copy = strdup(path);
         bf = calloc(1, sizeof(*bf));
-        if (!bf)
+        if (!path_copy || !bf)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        bf->path = strdup(path);
-        if (!bf->path)
-                return log_error_errno(ENOMEM, "%s: out of memory", path);
+        bf->path = TAKE_PTR(path_copy);
 
         r = binfile_map(bf);
         if (r < 0)

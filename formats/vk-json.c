@@ -23,15 +23,16 @@ struct groth16_vk *snarkjs_vk_free(struct groth16_vk *vk) {
 }
 
 static struct groth16_vk *snarkjs_vk_new(uint32_t n_public) {
-        _cleanup_(snarkjs_vk_freep) struct groth16_vk *vk = calloc(1, sizeof(*vk));
+        _cleanup_free_ g1_affine_t *ic = malloc(((size_t)n_public + 1) * sizeof(*ic));
+        struct groth16_vk *vk = calloc(1, sizeof(*vk));
 
-        if (!vk)
+        if (!ic || !vk) {
+                free(vk);
                 return NULL;
+        }
         vk->n_public = n_public;
-        vk->ic = malloc(((size_t)n_public + 1) * sizeof(*vk->ic));
-        if (!vk->ic)
-                return NULL;
-        return TAKE_PTR(vk);
+        vk->ic = TAKE_PTR(ic);
+        return vk;
 }
 
 /* The Fp2 coefficient (i, j) of an Fp12 element: c_i of Fp12, then c_j of Fp6. */

@@ -66,6 +66,7 @@ int wtns_load(const char *path, struct wtns **ret) {
         _cleanup_(binfile_closep) struct binfile *bf = NULL;
         _cleanup_(wtns_freep) struct wtns *w = NULL;
         struct bin_reader r;
+        uint32_t n_values;
         int k;
 
         assert(path);
@@ -75,23 +76,23 @@ int wtns_load(const char *path, struct wtns **ret) {
         if (k < 0)
                 return k;
 
-        w = calloc(1, sizeof(*w));
-        if (!w)
-                return log_error_errno(ENOMEM, "%s: out of memory", path);
-
         k = binfile_section(bf, WTNS_SECTION_HEADER, "header", &r);
         if (k < 0)
                 return k;
         k = bin_read_prime(&r, BLS12_381_R, FR_LIMBS, "r");
         if (k < 0)
                 return k;
-        k = bin_read_u32(&r, "witness count", &w->n_values);
+        k = bin_read_u32(&r, "witness count", &n_values);
         if (k < 0)
                 return k;
         k = bin_reader_expect_end(&r);
         if (k < 0)
                 return k;
 
+        w = calloc(1, sizeof(*w));
+        if (!w)
+                return log_error_errno(ENOMEM, "%s: out of memory", path);
+        w->n_values = n_values;
         k = wtns_read_values(w, bf);
         if (k < 0)
                 return k;

@@ -235,13 +235,13 @@ int zkey_load(const char *path, struct zkey **ret) {
         k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
         if (k < 0)
                 return k;
-        zk = calloc(1, sizeof(*zk));
-        if (!zk)
-                return log_error_errno(ENOMEM, "%s: out of memory", path);
-
         k = zkey_read_protocol(bf);
         if (k < 0)
                 return k;
+
+        zk = calloc(1, sizeof(*zk));
+        if (!zk)
+                return log_error_errno(ENOMEM, "%s: out of memory", path);
         k = zkey_read_header(zk, bf);
         if (k < 0)
                 return k;

@@ -45,7 +45,7 @@ char *fixture_file(const char *circuit, const char *ext) {
 }
 
 uint8_t *read_whole_file(const char *path, size_t *ret_size) {
-        _cleanup_fclose_ FILE *f = fopen(path, "rb");
+        FILE *f = fopen(path, "rb");
         uint8_t *data;
         long size;
 
@@ -60,6 +60,7 @@ uint8_t *read_whole_file(const char *path, size_t *ret_size) {
         data = malloc((size_t)size + 1);
         assert_non_null(data);
         assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+        fclose(f);
         *ret_size = (size_t)size;
         return data;
 }

@@ -303,9 +303,10 @@ struct scratch {
         char dir[64];
 };
 
-static void scratch_init(struct scratch *s) {
-        snprintf(s->dir, sizeof(s->dir), "%s", "/tmp/test-formats-XXXXXX");
-        assert_non_null(mkdtemp(s->dir));
+static struct scratch scratch_new(void) {
+        struct scratch s = {.dir = "/tmp/test-formats-XXXXXX"};
+        assert_non_null(mkdtemp(s.dir));
+        return s;
 }
 
 static char *scratch_path(const struct scratch *s, const char *name) {
@@ -332,10 +333,9 @@ static void expect_same_file(const char *a, const char *b) {
 
 /* vk.json: the zkey's key written as snarkjs exports it, and read back. */
 static void test_vk_json(void **state) {
-        struct scratch s;
+        struct scratch s = scratch_new();
 
         (void)state;
-        scratch_init(&s);
         for (size_t f = 0; f < n_fixture_circuits; f++) {
                 _cleanup_free_ char *zkey_path = fixture_file(fixture_circuits[f], "zkey");
                 _cleanup_free_ char *vk_path = fixture_file(fixture_circuits[f], "vk.json");
@@ -373,10 +373,9 @@ static void free_fr_array(fr_t **p) {
 /* snarkjs's proof and public signals: read, written back identically,
  * the signals are the witness's public wires, and zk/ accepts the proof. */
 static void test_proof_json(void **state) {
-        struct scratch s;
+        struct scratch s = scratch_new();
 
         (void)state;
-        scratch_init(&s);
         for (size_t f = 0; f < n_fixture_circuits; f++) {
                 _cleanup_free_ char *proof_path = fixture_file(fixture_circuits[f], "proof.json");
                 _cleanup_free_ char *public_path = fixture_file(fixture_circuits[f], "public.json");
@@ -420,10 +419,9 @@ static void test_proof_json(void **state) {
  * and, written as proof.json, with snarkjs.
  */
 static void test_prove_from_zkey(void **state) {
-        struct scratch s;
+        struct scratch s = scratch_new();
 
         (void)state;
-        scratch_init(&s);
         for (size_t f = 0; f < n_fixture_circuits; f++) {
                 _cleanup_free_ char *zkey_path = fixture_file(fixture_circuits[f], "zkey");
                 _cleanup_free_ char *wtns_path = fixture_file(fixture_circuits[f], "wtns");
