@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Dumps a fixture as snarkjs itself reads it, for tests/test-formats.c.
-// Usage: node fixture-dump.js r1cs|wtns|zkey <file>
+// Dumps fixtures as snarkjs itself reads them, for tests/test-formats.c.
+// Usage: node fixture-dump.js r1cs|wtns|zkey <file>...
+// (several files in one run share snarkjs's start-up and curve set-up)
 // Prints JSON lines; numbers are "0x" hex strings of canonical values,
 // points are ffjavascript's toObject() form ([x, y, 1], [0, 1, 0] for
-// infinity; G2 coordinates as [c0, c1]).
+// infinity; G2 coordinates as [c0, c1]). Per file, in order:
 //   r1cs: {"n8", "prime", "nVars", "nOutputs", "nPubInputs", "nPrvInputs",
 //          "nLabels", "nConstraints"}, then per constraint
 //          {"A": {wire: value}, "B": {...}, "C": {...}}
@@ -70,13 +71,13 @@ async function dumpZkey(file) {
 }
 
 async function main() {
-    const [kind, file] = process.argv.slice(2);
+    const [kind, ...files] = process.argv.slice(2);
     const dump = { r1cs: dumpR1cs, wtns: dumpWtns, zkey: dumpZkey }[kind];
-    if (!dump || !file) {
-        console.error("usage: node fixture-dump.js r1cs|wtns|zkey <file>");
+    if (!dump || files.length == 0) {
+        console.error("usage: node fixture-dump.js r1cs|wtns|zkey <file>...");
         process.exit(2);
     }
-    await dump(file);
+    for (const file of files) await dump(file);
     await flushed();
 }
 
