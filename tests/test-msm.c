@@ -208,12 +208,13 @@ static void test_g2_nothing_to_add(void **state) {
 
 static void test_g1_ones(void **state) {
         (void)state;
-        g1_test_ones(scaled(5000));
+        /* past one full batch of 1024 and a flush even when scaled down */
+        g1_test_ones(scaled(5000) > 2500 ? scaled(5000) : 2500);
 }
 
 static void test_g2_ones(void **state) {
         (void)state;
-        g2_test_ones(scaled(3000));
+        g2_test_ones(scaled(3000) > 2500 ? scaled(3000) : 2500);
 }
 
 static void test_g1_canonical_above_r(void **state) {
@@ -248,14 +249,16 @@ static void test_g2_every_size(void **state) {
 
 static void test_g1_large(void **state) {
         (void)state;
-        g1_test_large(scaled(1 << 14));
+        /* at least 4096 points, so that the reduced sanitizer runs reach the
+         * affine buckets too */
+        g1_test_large(scaled(1 << 14) > 4096 ? scaled(1 << 14) : 4096);
         g1_test_large(scaled(1 << 16));
         g1_test_large(scaled(1 << 16) + 1 + test_rng_u64() % scaled(1 << 14));
 }
 
 static void test_g2_large(void **state) {
         (void)state;
-        g2_test_large(scaled(1 << 14));
+        g2_test_large(scaled(1 << 14) > 4096 ? scaled(1 << 14) : 4096);
 }
 
 int main(void) {
