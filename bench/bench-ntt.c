@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common/cleanup.h"
+#include "zk/cpu.h"
 #include "zk/ntt.h"
 #include "zk/parallel.h"
 
@@ -91,6 +92,7 @@ int main(int argc, char **argv) {
                 return 1;
         }
 
+        printf("# field arithmetic: %s\n", zk_arith_name());
         printf("%-6s %-8s", "log n", "threads");
         for (int v = 0; v < VARIANTS; v++)
                 printf(" %12s", VARIANT_NAMES[v]);
