@@ -63,10 +63,11 @@ static void evaluations_to_coset(const ntt_domain_t *d, fr_t *x, const fr_t *shi
 
 int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_t *a, fr_t *b,
                       fr_t *c) {
-        const int64_t n = (int64_t)d->size;
         fr_t shift, z_inv;
+        int64_t n;
 
         assert(d && a && b && c);
+        n = (int64_t)d->size;
 
         if (conv == GROTH16_H_SNARKJS) {
                 if (d->roots != NTT_ROOTS_SNARKJS)
@@ -106,11 +107,12 @@ int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_
 
 int groth16_msm_g1(const struct groth16_pk *pk, const fr_t *w, const fr_t *h,
                    struct groth16_msm_results *res, unsigned threads) {
-        const size_t n_private = pk->n_vars - pk->n_public - 1;
+        size_t n_private;
         int r;
 
         assert(pk && w && h && res);
         assert(pk->n_vars > pk->n_public);
+        n_private = pk->n_vars - pk->n_public - 1;
 
         r = g1_msm_fr(&res->a, pk->a, w, pk->n_vars, threads);
         if (r < 0)
@@ -195,14 +197,15 @@ void groth16_assemble(const struct groth16_pk *pk, const struct groth16_msm_resu
 
 int groth16_prove(const struct groth16_pk *pk, const struct groth16_constraints *cs, const fr_t *w,
                   struct groth16_proof *proof, unsigned threads) {
-        const size_t n = (size_t)1 << pk->log_domain_size;
         _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
         _cleanup_free_ fr_t *abc = NULL;
         struct groth16_msm_results res;
         fr_t r, s;
+        size_t n;
         int ret;
 
         assert(pk && cs && w && proof);
+        n = (size_t)1 << pk->log_domain_size;
 
         abc = malloc(3 * n * sizeof(fr_t));
         if (!abc)
