@@ -37,6 +37,9 @@ static int wtns_read_values(struct wtns *w, const struct binfile *bf) {
         k = bin_reader_expect_end(&r);
         if (k < 0)
                 return k;
+        if (w->n_values == 0)
+                return log_error_errno(EBADMSG, "%s: witness has no values, expected at least 1",
+                                       bf->path);
 
         w->values = malloc((size_t)w->n_values * sizeof(fr_t));
         if (!w->values)
@@ -53,9 +56,6 @@ static int wtns_read_values(struct wtns *w, const struct binfile *bf) {
                         bf->path, first_bad);
 
         /* Wire 0 of a circom circuit is the constant 1; anything else is not a witness. */
-        if (w->n_values == 0)
-                return log_error_errno(EBADMSG, "%s: witness has no values, expected at least 1",
-                                       bf->path);
         if (!fr_is_one(&w->values[0]))
                 return log_error_errno(EBADMSG, "%s: witness value 0 (the constant wire) is not 1",
                                        bf->path);

@@ -440,6 +440,18 @@ static void test_structure(void **state) {
                             "custom gates");
         blob_free(&c);
 
+        /* A witness without values: the header, then an empty values section. */
+        s = find_section(&wtns, 1);
+        {
+                uint8_t empty_values[12] = {2};
+                struct blob head = {.data = wtns.data, .size = s.data + s.size};
+                c = blob_append(&head, empty_values, sizeof(empty_values), 0);
+                put32(c.data + s.data + s.size - 4, 0);
+                expect_refused_with(load_bytes(load_wtns, c.data, c.size, path), -EBADMSG, path,
+                                    "no values");
+                blob_free(&c);
+        }
+
         /* Witness value 0 must be the constant 1. */
         s = find_section(&wtns, 2);
         wtns.data[s.data] = 2;
