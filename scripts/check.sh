@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test of cuzk: the release build's tests (unit tests,
 # checks against GMP and snarkjs/ffjavascript, clang-format, cppcheck), then
-# the same tests in an ASan+UBSan build at a reduced scale.
+# the same tests in an ASan+UBSan build at a reduced scale, then a bounded
+# libFuzzer run of every parser (scripts/fuzz.sh).
 # Usage: scripts/check.sh            (as root on a fresh machine: installs deps)
 #        CUZK_SKIP_DEPS=1 scripts/check.sh   (skip the dependency step)
 set -euo pipefail
@@ -38,6 +39,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         meson test -C build-asan --print-errorlogs --num-processes "$jobs" \
         --no-suite lint --timeout-multiplier 4 || status=1
+
+step "fuzzing every parser (${CUZK_FUZZ_SECONDS:-30} s per harness)"
+CUZK_FIXTURES=build/tests/fixtures scripts/fuzz.sh "${CUZK_FUZZ_SECONDS:-30}" || status=1
 
 step "summary"
 if [ $status = 0 ]; then
