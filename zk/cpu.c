@@ -6,7 +6,7 @@
 
 #include "mont_x86_64.h"
 
-atomic_bool mont_adx_enabled = false;
+atomic_bool mont_asm_enabled = false;
 
 bool zk_cpu_has_bmi2_adx(void) {
 #if ZK_HAVE_MONT_ADX
@@ -28,16 +28,16 @@ static bool startup_choice(void) {
 }
 
 void zk_arith_force_portable(bool portable) {
-        atomic_store_explicit(&mont_adx_enabled, !portable && startup_choice(),
+        atomic_store_explicit(&mont_asm_enabled, !portable && startup_choice(),
                               memory_order_relaxed);
 }
 
 bool zk_arith_is_fast(void) {
-        return mont_use_adx();
+        return mont_use_asm();
 }
 
 const char *zk_arith_name(void) {
-        return mont_use_adx() ? "x86_64-adx" : "portable";
+        return mont_use_asm() ? "x86_64-adx" : "portable";
 }
 
 /* Decided before main() so that the hot path only reads a flag. */

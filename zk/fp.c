@@ -32,6 +32,8 @@ static const uint64_t FP_R3[FP_LIMBS] = {0xed48ac6bd94ca1e0ULL, 0x315f831e03a7ad
 #if ZK_HAVE_MONT_ADX
 #define PF_MUL_FAST(r, a, b) mont_mul_6_adx(r, a, b, BLS12_381_P, FP_N0)
 #define PF_SQR_FAST(r, a) mont_sqr_6_adx(r, a, BLS12_381_P, FP_N0)
+#define PF_ADD_FAST(r, a, b) mont_add_6_x86(r, a, b, BLS12_381_P)
+#define PF_SUB_FAST(r, a, b) mont_sub_6_x86(r, a, b, BLS12_381_P)
 #endif
 #include "prime_field_impl.h"
 

@@ -107,25 +107,48 @@ void fp2_inv(fp2_t *r, const fp2_t *a) {
         fp_neg(&r->c1, &t);
 }
 
-void fp2_pow(fp2_t *r, const fp2_t *a, const uint64_t *e, size_t n) {
-        fp2_t acc, base = *a;
+#define POW_NAME fp2_pow
+#define POW_T fp2_t
+#define POW_SET_ONE fp2_set_one
+#define POW_MUL fp2_mul
+#define POW_SQR fp2_sqr
+#include "pow_impl.h"
 
-        fp2_set_one(&acc);
-        for (size_t i = n; i-- > 0;)
-                for (int bit = 63; bit >= 0; bit--) {
-                        fp2_sqr(&acc, &acc);
-                        if ((e[i] >> bit) & 1)
-                                fp2_mul(&acc, &acc, &base);
-                }
-        *r = acc;
+/* (p - 3) / 4: y = x^((p-3)/4) gives x y = x^((p+1)/4) and x y^2 = x^((p-1)/2) = +-1. */
+static const uint64_t P_MINUS_3_DIV_4[FP_LIMBS] = {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL,
+                                                   0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL,
+                                                   0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
+
+/* a in Fp (a1 = 0): s = a0^((p+1)/4) squares to a0 when a0 is a square and
+ * to -a0 otherwise, and then (s u)^2 = a0 since u^2 = -1. */
+static void sqrt_of_fp_element(fp2_t *x, const fp_t *a0) {
+        fp_t y, s, s2;
+
+        fp_pow(&y, a0, P_MINUS_3_DIV_4, FP_LIMBS);
+        fp_mul(&s, a0, &y);
+        fp_sqr(&s2, &s);
+        if (fp_equal(&s2, a0)) {
+                x->c0 = s;
+                fp_set_zero(&x->c1);
+        } else {
+                fp_set_zero(&x->c0);
+                x->c1 = s;
+        }
 }
 
 /*
- * Square root through the norm: if a = x^2 then N(a) = a0^2 + a1^2 is a
- * square in Fp, and x0^2 = (a0 + sqrt(N(a))) / 2, x1 = a1 / (2 x0).
+ * Square root through the norm, for p = 3 mod 4. If a = x^2 then
+ * N = a0^2 + a1^2 is a square in Fp, non-zero for a != 0 because -1 is not
+ * a square. With n = sqrt(N), alpha = (a0 + n)/2 and y = alpha^((p-3)/4):
+ *   alpha a square:  y^2 = 1/alpha, x = alpha y + (a1 y / 2) u;
+ *   otherwise:       y^2 = -1/alpha, and the other candidate
+ *                    (a0 - n)/2 = -a1^2 / (4 alpha) is the square:
+ *                    x = a1 y / 2 - alpha y u.
+ * (Check: x0^2 - x1^2 = a0 and 2 x0 x1 = a1 in both cases.) Two
+ * exponentiations in Fp and no inversion; the result is verified anyway.
  */
 bool fp2_sqrt(fp2_t *r, const fp2_t *a) {
-        fp_t norm, t, alpha;
+        fp_t norm, n, t, alpha, y, alpha_y, half_a1_y, sign;
         fp2_t x, check;
 
         assert(r && a);
@@ -134,30 +157,29 @@ bool fp2_sqrt(fp2_t *r, const fp2_t *a) {
                 fp2_set_zero(r);
                 return true;
         }
-        fp_sqr(&norm, &a->c0);
-        fp_sqr(&t, &a->c1);
-        fp_add(&norm, &norm, &t);
-        if (!fp_sqrt(&norm, &norm))
-                return false;
-
-        fp_add(&alpha, &a->c0, &norm);
-        fp_mul(&alpha, &alpha, &FP_HALF);
-        if (!fp_sqrt(&x.c0, &alpha)) {
-                fp_sub(&alpha, &a->c0, &norm);
-                fp_mul(&alpha, &alpha, &FP_HALF);
-                if (!fp_sqrt(&x.c0, &alpha))
-                        return false;
-        }
-        if (fp_is_zero(&x.c0)) {
-                /* a = a0 with a0 a non-square in Fp: x = sqrt(-a0) u */
-                fp_set_zero(&x.c0);
-                fp_neg(&t, &a->c0);
-                if (!fp_sqrt(&x.c1, &t))
-                        return false;
+        if (fp_is_zero(&a->c1)) {
+                sqrt_of_fp_element(&x, &a->c0);
         } else {
-                fp_dbl(&t, &x.c0);
-                fp_inv(&t, &t);
-                fp_mul(&x.c1, &a->c1, &t);
+                fp_sqr(&norm, &a->c0);
+                fp_sqr(&t, &a->c1);
+                fp_add(&norm, &norm, &t);
+                if (!fp_sqrt(&n, &norm))
+                        return false;
+
+                fp_add(&alpha, &a->c0, &n);
+                fp_mul(&alpha, &alpha, &FP_HALF);
+                fp_pow(&y, &alpha, P_MINUS_3_DIV_4, FP_LIMBS);
+                fp_mul(&alpha_y, &alpha, &y);
+                fp_mul(&sign, &alpha_y, &y);
+                fp_mul(&half_a1_y, &a->c1, &y);
+                fp_mul(&half_a1_y, &half_a1_y, &FP_HALF);
+                if (fp_is_one(&sign)) {
+                        x.c0 = alpha_y;
+                        x.c1 = half_a1_y;
+                } else {
+                        x.c0 = half_a1_y;
+                        fp_neg(&x.c1, &alpha_y);
+                }
         }
         fp2_sqr(&check, &x);
         if (!fp2_equal(&check, a))

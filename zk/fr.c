@@ -28,6 +28,8 @@ static const uint64_t FR_R3[FR_LIMBS] = {0xc62c1807439b73afULL, 0x1b3e0d188cf069
 #if ZK_HAVE_MONT_ADX
 #define PF_MUL_FAST(r, a, b) mont_mul_4_adx(r, a, b, BLS12_381_R, FR_N0)
 #define PF_SQR_FAST(r, a) mont_sqr_4_adx(r, a, BLS12_381_R, FR_N0)
+#define PF_ADD_FAST(r, a, b) mont_add_4_x86(r, a, b, BLS12_381_R)
+#define PF_SUB_FAST(r, a, b) mont_sub_4_x86(r, a, b, BLS12_381_R)
 #endif
 #include "prime_field_impl.h"
 

