@@ -6,13 +6,25 @@
 
 #include "mont_x86_64.h"
 
+#if ZK_HAVE_MONT_ADX
+#include <cpuid.h>
+#endif
+
 atomic_bool mont_asm_enabled = false;
 
+/*
+ * CPUID leaf 7, sub-leaf 0: EBX bit 8 is BMI2 (mulx), bit 19 ADX (adcx,
+ * adox). Read directly rather than through __builtin_cpu_supports, whose
+ * "adx" name older Clang releases reject; neither extension needs state
+ * enabled by the OS.
+ */
 bool zk_cpu_has_bmi2_adx(void) {
 #if ZK_HAVE_MONT_ADX
-        /* Also valid before libgcc's own constructor has run. */
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+        unsigned eax, ebx, ecx, edx;
+
+        if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+                return false;
+        return (ebx & (1u << 8)) && (ebx & (1u << 19));
 #else
         return false;
 #endif
