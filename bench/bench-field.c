@@ -135,6 +135,69 @@ static double bench_fp2_mul_chain(long iters) {
         return t * 1e9 / (double)iters;
 }
 
+static double bench_fp_add_chain(long iters) {
+        fp_t a, b;
+        sample_fp(&a, 3);
+        sample_fp(&b, 5);
+        double t = now_sec();
+        for (long i = 0; i < iters; i++)
+                fp_add(&a, &a, &b);
+        t = now_sec() - t;
+        if (fp_is_zero(&a))
+                puts("");
+        return t * 1e9 / (double)iters;
+}
+
+static double bench_fp_sub_chain(long iters) {
+        fp_t a, b;
+        sample_fp(&a, 3);
+        sample_fp(&b, 5);
+        double t = now_sec();
+        for (long i = 0; i < iters; i++)
+                fp_sub(&a, &a, &b);
+        t = now_sec() - t;
+        if (fp_is_zero(&a))
+                puts("");
+        return t * 1e9 / (double)iters;
+}
+
+static double bench_fp_legendre(long iters) {
+        fp_t a, one;
+        int sum = 0;
+        sample_fp(&a, 3);
+        fp_set_one(&one);
+        iters /= 200;
+        double t = now_sec();
+        for (long i = 0; i < iters; i++) {
+                sum += fp_legendre(&a);
+                fp_add(&a, &a, &one);
+        }
+        t = now_sec() - t;
+        if (sum == 12345)
+                puts("");
+        return t * 1e9 / (double)iters;
+}
+
+static double bench_fp2_sqrt(long iters) {
+        fp2_t a, r;
+        fp_t one;
+        sample_fp(&a.c0, 3);
+        sample_fp(&a.c1, 4);
+        fp_set_one(&one);
+        iters /= 1000;
+        double t = now_sec();
+        for (long i = 0; i < iters; i++) {
+                fp2_sqr(&a, &a); /* a square: the full cost */
+                if (fp2_sqrt(&r, &a))
+                        a = r;
+                fp_add(&a.c0, &a.c0, &one);
+        }
+        t = now_sec() - t;
+        if (fp2_is_zero(&a))
+                puts("");
+        return t * 1e9 / (double)iters;
+}
+
 static double bench_fp_inv(long iters) {
         fp_t a, one;
         sample_fp(&a, 3);
@@ -205,6 +268,8 @@ static const struct {
         const char *name;
         double (*run)(long iters);
 } benches[] = {
+        {"fp_add chain", bench_fp_add_chain},
+        {"fp_sub chain", bench_fp_sub_chain},
         {"fp_mul chain", bench_fp_mul_chain},
         {"fp_mul indep", bench_fp_mul_indep},
         {"fp_sqr chain", bench_fp_sqr_chain},
@@ -216,6 +281,8 @@ static const struct {
         {"fr_inv", bench_fr_inv},
         {"fp_sqrt", bench_fp_sqrt},
         {"fr_sqrt", bench_fr_sqrt},
+        {"fp_legendre", bench_fp_legendre},
+        {"fp2_sqrt", bench_fp2_sqrt},
 };
 
 static double best_of(double (*run)(long), long iters) {
