@@ -35,13 +35,13 @@ static bool env_wants_portable(void) {
         return v && strcmp(v, "portable") == 0;
 }
 
-static bool startup_choice(void) {
-        return zk_cpu_has_bmi2_adx() && !env_wants_portable();
-}
+/* The start-up choice, decided once: CPUID traps to the hypervisor in a
+ * virtual machine and costs microseconds, too much for tests that switch
+ * paths per input. */
+static bool startup_fast;
 
 void zk_arith_force_portable(bool portable) {
-        atomic_store_explicit(&mont_asm_enabled, !portable && startup_choice(),
-                              memory_order_relaxed);
+        atomic_store_explicit(&mont_asm_enabled, !portable && startup_fast, memory_order_relaxed);
 }
 
 bool zk_arith_is_fast(void) {
@@ -54,5 +54,6 @@ const char *zk_arith_name(void) {
 
 /* Decided before main() so that the hot path only reads a flag. */
 __attribute__((constructor)) static void arith_select_at_startup(void) {
+        startup_fast = zk_cpu_has_bmi2_adx() && !env_wants_portable();
         zk_arith_force_portable(false);
 }
