@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (clang, ASan+UBSan) in build-fuzz/ and runs
+# Builds the libFuzzer harnesses (clang, ASan+UBSan, coverage in every
+# library so the fuzzer sees into the parsers) in build-fuzz/ and runs
 # each for a bounded time, seeded with the test fixtures. Any crash, leak or
 # sanitizer report fails. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$top"
 seconds=${1:-${CUZK_FUZZ_SECONDS:-30}}
 fixtures=${CUZK_FIXTURES:-build/tests/fixtures}
 
-[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Dref_tests=disabled \
+[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Dref_tests=disabled -Dc_args=-fsanitize=fuzzer-no-link \
         -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 ninja -C build-fuzz fuzz/fuzz-snarkjs-bin fuzz/fuzz-snarkjs-json fuzz/fuzz-bellperson
 
