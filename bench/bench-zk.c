@@ -314,7 +314,7 @@ static void bench_pairing(void) {
 }
 
 int main(int argc, char **argv) {
-        unsigned max_msm = 20, max_g2 = 18, max_ntt = 24, step = 2;
+        unsigned max_msm = 20, max_g2 = 20, max_ntt = 24, step = 2;
         static const struct option opts[] = {
                 {"max-msm-log", required_argument, NULL, 'm'},
                 {"max-g2-log", required_argument, NULL, 'g'},
