@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The per-witness work on a PCE: a, b, c by sparse matrix-vector products,
+ * and the 0/1 split of the witness. */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pce.h"
+
+/* Rows per scheduling chunk: rows are a few terms, so chunks must be large
+ * for the loop overhead to vanish, and small enough to balance. */
+#define SPMV_CHUNK_ROWS 4096
+
+/*
+ * out[i] = row i of m times w. Inlined once per id width, so that the id
+ * load is a plain load of a known size; +1 and -1 (ids 0 and 1) are an add
+ * or a subtract, every other id a multiplication by its table value.
+ */
+static inline __attribute__((always_inline)) void spmv(const struct pce_matrix *m, uint32_t n_rows,
+                                                       const uint32_t id_bytes, const fr_t *w,
+                                                       fr_t *out) {
+#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
+        for (int64_t i = 0; i < (int64_t)n_rows; i++) {
+                fr_t acc, t;
+
+                fr_set_zero(&acc);
+                for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
+                        const fr_t *x = &w[m->col[k]];
+                        uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
+                                      : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
+                                                      : ((const uint32_t *)m->coeff_id)[k];
+                        if (id == PCE_COEFF_ID_ONE) {
+                                fr_add(&acc, &acc, x);
+                        } else if (id == PCE_COEFF_ID_MINUS_ONE) {
+                                fr_sub(&acc, &acc, x);
+                        } else {
+                                fr_mul(&t, &m->values[id], x);
+                                fr_add(&acc, &acc, &t);
+                        }
+                }
+                out[i] = acc;
+        }
+}
+
+static void evaluate_matrix(const struct pce_matrix *m, uint32_t n_rows, const fr_t *w,
+                            size_t domain_size, fr_t *out) {
+        switch (m->id_bytes) {
+        case 1:
+                spmv(m, n_rows, 1, w, out);
+                break;
+        case 2:
+                spmv(m, n_rows, 2, w, out);
+                break;
+        default:
+                spmv(m, n_rows, 4, w, out);
+                break;
+        }
+        memset(out + n_rows, 0, (domain_size - n_rows) * sizeof(fr_t));
+}
+
+int pce_evaluate(const struct pce *pce, const fr_t *w, size_t n_vars, unsigned log_domain_size,
+                 fr_t *a, fr_t *b, fr_t *c) {
+        fr_t *out[PCE_N_MATRICES] = {a, b, c};
+        size_t domain_size;
+
+        assert(pce);
+        assert(w && a && b && c);
+
+        if (log_domain_size >= 64 || ((uint64_t)1 << log_domain_size) < pce->n_rows ||
+            n_vars < pce->n_cols)
+                return -EINVAL;
+        domain_size = (size_t)1 << log_domain_size;
+        for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                evaluate_matrix(&pce->m[k], pce->n_rows, w, domain_size, out[k]);
+        return 0;
+}
+
+int pce_witness_split(const fr_t *w, uint64_t n, struct pce_witness_split *ret) {
+        size_t words = pce_bitmap_words(n);
+        uint64_t *is_zero, *is_one, n_zero = 0, n_one = 0;
+
+        assert(w || n == 0);
+        assert(ret);
+
+        is_zero = malloc((words ? words : 1) * sizeof(uint64_t));
+        is_one = malloc((words ? words : 1) * sizeof(uint64_t));
+        if (!is_zero || !is_one) {
+                free(is_zero);
+                free(is_one);
+                return -ENOMEM;
+        }
+
+        /* One word (64 values) per iteration: no two threads write a word. */
+#pragma omp parallel for schedule(static) reduction(+ : n_zero, n_one) if (words >= 1024)
+        for (size_t k = 0; k < words; k++) {
+                uint64_t zero = 0, one = 0, end = (k + 1) * 64 < n ? (k + 1) * 64 : n;
+                for (uint64_t i = k * 64; i < end; i++) {
+                        zero |= (uint64_t)fr_is_zero(&w[i]) << (i % 64);
+                        one |= (uint64_t)fr_is_one(&w[i]) << (i % 64);
+                }
+                is_zero[k] = zero;
+                is_one[k] = one;
+                n_zero += (uint64_t)__builtin_popcountll(zero);
+                n_one += (uint64_t)__builtin_popcountll(one);
+        }
+
+        *ret = (struct pce_witness_split){
+                .n = n, .is_zero = is_zero, .is_one = is_one, .n_zero = n_zero, .n_one = n_one};
+        return 0;
+}
+
+void pce_witness_split_free(struct pce_witness_split *s) {
+        if (!s)
+                return;
+        free(s->is_zero);
+        free(s->is_one);
+        *s = (struct pce_witness_split){0};
+}

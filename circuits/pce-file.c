@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* PCE files (layout in pce-file.h): the writer and the checking loader. */
+#include "pce-file.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "formats/bellperson_io.h"
+#include "pce-crc32c.h"
+#include "pce-internal.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "PCE files are mapped as they are: little-endian hosts only"
+#endif
+
+#define SECTION_ALIGN 64
+#define HEADER_MATRIX_OFFSET 32
+#define HEADER_MATRIX_BYTES 48
+#define HEADER_FILE_BYTES_OFFSET 176
+#define HEADER_BODY_CHECKSUM_OFFSET 184
+#define HEADER_RESERVED_OFFSET 188
+#define HEADER_CHECKSUM_OFFSET 252
+#define WRITER_BUFFER_BYTES ((size_t)8 << 20)
+
+static const char *const matrix_names[PCE_N_MATRICES] = {"A", "B", "C"};
+
+/* The file offsets of one matrix's arrays. */
+struct matrix_layout {
+        uint64_t row_start, col, ids, values;
+};
+
+struct layout {
+        struct matrix_layout m[PCE_N_MATRICES];
+        uint64_t file_bytes;
+};
+
+static bool add_section(uint64_t *at, uint64_t count, uint64_t element_bytes,
+                        uint64_t *ret_offset) {
+        uint64_t bytes;
+
+        *at = (*at + SECTION_ALIGN - 1) / SECTION_ALIGN * SECTION_ALIGN;
+        *ret_offset = *at;
+        return !__builtin_mul_overflow(count, element_bytes, &bytes) &&
+               !__builtin_add_overflow(*at, bytes, at) && *at < UINT64_MAX - SECTION_ALIGN;
+}
+
+/* Where everything goes; false when the counts overflow 64 bits. */
+static bool compute_layout(uint32_t n_rows, const uint64_t n_terms[PCE_N_MATRICES],
+                           const uint32_t n_values[PCE_N_MATRICES],
+                           const uint32_t id_bytes[PCE_N_MATRICES], struct layout *ret) {
+        uint64_t at = PCE_FILE_HEADER_BYTES;
+
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                struct matrix_layout *m = &ret->m[k];
+                if (!add_section(&at, (uint64_t)n_rows + 1, sizeof(uint64_t), &m->row_start) ||
+                    !add_section(&at, n_terms[k], sizeof(uint32_t), &m->col) ||
+                    !add_section(&at, n_terms[k], id_bytes[k], &m->ids) ||
+                    !add_section(&at, n_values[k], sizeof(fr_t), &m->values))
+                        return false;
+        }
+        ret->file_bytes = at;
+        return true;
+}
+
+static void layout_of(const struct pce *pce, struct layout *ret) {
+        uint64_t n_terms[PCE_N_MATRICES];
+        uint32_t n_values[PCE_N_MATRICES], id_bytes[PCE_N_MATRICES];
+        bool ok;
+
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                n_terms[k] = pce->m[k].n_terms;
+                n_values[k] = pce->m[k].n_values;
+                id_bytes[k] = pce->m[k].id_bytes;
+        }
+        /* Arrays that exist in memory cannot overflow 64 bits. */
+        ok = compute_layout(pce->n_rows, n_terms, n_values, id_bytes, ret);
+        assert(ok);
+        (void)ok;
+}
+
+uint64_t pce_file_bytes(const struct pce *pce) {
+        struct layout l;
+
+        assert(pce);
+        layout_of(pce, &l);
+        return l.file_bytes;
+}
+
+static void put_le32(uint8_t *p, uint32_t v) {
+        for (int i = 0; i < 4; i++)
+                p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_le64(uint8_t *p, uint64_t v) {
+        for (int i = 0; i < 8; i++)
+                p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get_le32(const uint8_t *p) {
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p) {
+        return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static void encode_header(const struct pce *pce, const struct layout *l, uint32_t body_checksum,
+                          uint8_t out[PCE_FILE_HEADER_BYTES]) {
+        memset(out, 0, PCE_FILE_HEADER_BYTES);
+        memcpy(out, PCE_FILE_MAGIC, 8);
+        put_le32(out + 8, PCE_FILE_VERSION);
+        put_le32(out + 12, PCE_FILE_HEADER_BYTES);
+        put_le32(out + 16, pce->flags);
+        put_le32(out + 20, pce->n_public);
+        put_le32(out + 24, pce->n_rows);
+        put_le32(out + 28, pce->n_cols);
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                uint8_t *p = out + HEADER_MATRIX_OFFSET + HEADER_MATRIX_BYTES * k;
+                put_le64(p, pce->m[k].n_terms);
+                put_le32(p + 8, pce->m[k].n_values);
+                put_le32(p + 12, pce->m[k].id_bytes);
+                put_le64(p + 16, l->m[k].row_start);
+                put_le64(p + 24, l->m[k].col);
+                put_le64(p + 32, l->m[k].ids);
+                put_le64(p + 40, l->m[k].values);
+        }
+        put_le64(out + HEADER_FILE_BYTES_OFFSET, l->file_bytes);
+        put_le32(out + HEADER_BODY_CHECKSUM_OFFSET, body_checksum);
+        put_le32(out + HEADER_CHECKSUM_OFFSET, pce_crc32c(0, out, HEADER_CHECKSUM_OFFSET));
+}
+
+/* The writer: the body streams into a temporary file while its checksum
+ * is computed; the header goes in last, then the file gets its name. */
+struct writer {
+        const char *path;
+        char *tmp_path;
+        int fd;
+        bool renamed;
+        uint8_t *buf;
+        size_t used;
+        uint64_t offset; /* of the next byte */
+        struct pce_checksum checksum;
+};
+
+static void writer_done(struct writer *w) {
+        if (w->fd >= 0)
+                close(w->fd);
+        if (w->tmp_path && !w->renamed)
+                (void)unlink(w->tmp_path);
+        free(w->tmp_path);
+        free(w->buf);
+}
+
+static int write_all(struct writer *w, const void *data, size_t n, uint64_t offset) {
+        const uint8_t *p = data;
+
+        while (n > 0) {
+                ssize_t k = pwrite(w->fd, p, n, (off_t)offset);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return log_error_errno(errno, "%s: cannot write %s: %m", w->path,
+                                               w->tmp_path);
+                if (k == 0)
+                        return log_error_errno(EIO, "%s: write to %s made no progress", w->path,
+                                               w->tmp_path);
+                p += k;
+                n -= (size_t)k;
+                offset += (uint64_t)k;
+        }
+        return 0;
+}
+
+static int writer_flush(struct writer *w) {
+        int r;
+
+        pce_checksum_update(&w->checksum, w->buf, w->used);
+        r = write_all(w, w->buf, w->used, w->offset - w->used);
+        w->used = 0;
+        return r;
+}
+
+static int writer_put(struct writer *w, const void *data, uint64_t n) {
+        int r;
+
+        if (n >= WRITER_BUFFER_BYTES) {
+                /* Large arrays go out as they are, without a copy. */
+                r = writer_flush(w);
+                if (r < 0)
+                        return r;
+                pce_checksum_update(&w->checksum, data, n);
+                r = write_all(w, data, (size_t)n, w->offset);
+                w->offset += n;
+                return r;
+        }
+        if (WRITER_BUFFER_BYTES - w->used < n) {
+                r = writer_flush(w);
+                if (r < 0)
+                        return r;
+        }
+        memcpy(w->buf + w->used, data, (size_t)n);
+        w->used += (size_t)n;
+        w->offset += n;
+        return 0;
+}
+
+static int writer_put_at(struct writer *w, uint64_t offset, const void *data, uint64_t n) {
+        static const uint8_t zeros[SECTION_ALIGN];
+
+        assert(offset >= w->offset && offset - w->offset < SECTION_ALIGN);
+        if (offset > w->offset) {
+                int r = writer_put(w, zeros, offset - w->offset);
+                if (r < 0)
+                        return r;
+        }
+        return writer_put(w, data, n);
+}
+
+static int write_matrix(struct writer *w, const struct pce *pce, const struct pce_matrix *m,
+                        const struct matrix_layout *l) {
+        int r;
+
+        if ((r = writer_put_at(w, l->row_start, m->row_start,
+                               ((uint64_t)pce->n_rows + 1) * sizeof(uint64_t))) < 0 ||
+            (r = writer_put_at(w, l->col, m->col, m->n_terms * sizeof(uint32_t))) < 0 ||
+            (r = writer_put_at(w, l->ids, m->coeff_id, m->n_terms * m->id_bytes)) < 0 ||
+            (r = writer_put_at(w, l->values, m->values, (uint64_t)m->n_values * sizeof(fr_t))) < 0)
+                return r;
+        return 0;
+}
+
+int pce_save(const struct pce *pce, const char *path) {
+        _cleanup_(writer_done) struct writer w = {.path = path, .fd = -EBADF};
+        uint8_t header[PCE_FILE_HEADER_BYTES];
+        struct layout l;
+        int r, fd;
+
+        assert(pce);
+        assert(path);
+
+        layout_of(pce, &l);
+        w.buf = malloc(WRITER_BUFFER_BYTES);
+        if (!w.buf || asprintf(&w.tmp_path, "%s.tmp-XXXXXX", path) < 0) {
+                w.tmp_path = NULL;
+                return log_error_errno(ENOMEM, "%s: out of memory", path);
+        }
+        w.fd = mkostemp(w.tmp_path, O_CLOEXEC);
+        if (w.fd < 0) {
+                r = log_error_errno(errno, "%s: cannot create %s: %m", path, w.tmp_path);
+                free(w.tmp_path);
+                w.tmp_path = NULL; /* nothing to unlink */
+                return r;
+        }
+        /* mkostemp() makes it 0600; constraint systems are public data. */
+        if (fchmod(w.fd, 0644) < 0)
+                return log_error_errno(errno, "%s: cannot chmod %s: %m", path, w.tmp_path);
+
+        pce_checksum_init(&w.checksum);
+        w.offset = PCE_FILE_HEADER_BYTES;
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                r = write_matrix(&w, pce, &pce->m[k], &l.m[k]);
+                if (r < 0)
+                        return r;
+        }
+        r = writer_flush(&w);
+        if (r < 0)
+                return r;
+        assert(w.offset == l.file_bytes);
+
+        encode_header(pce, &l, pce_checksum_final(&w.checksum), header);
+        r = write_all(&w, header, sizeof(header), 0);
+        if (r < 0)
+                return r;
+        if (fsync(w.fd) < 0)
+                return log_error_errno(errno, "%s: cannot sync %s: %m", path, w.tmp_path);
+        fd = TAKE_FD(w.fd);
+        if (close(fd) < 0)
+                return log_error_errno(errno, "%s: cannot close %s: %m", path, w.tmp_path);
+        if (rename(w.tmp_path, path) < 0)
+                return log_error_errno(errno, "%s: cannot rename %s to it: %m", path, w.tmp_path);
+        w.renamed = true;
+        return 0;
+}
+
+/* The header's values as read, before they are trusted. */
+struct header {
+        uint32_t flags, n_public, n_rows, n_cols;
+        uint64_t n_terms[PCE_N_MATRICES];
+        uint32_t n_values[PCE_N_MATRICES], id_bytes[PCE_N_MATRICES];
+        struct layout layout;
+        uint32_t body_checksum;
+};
+
+static int check_header_identity(const char *path, const uint8_t *p, size_t size) {
+        uint32_t version, header_bytes, stored, computed;
+
+        if (size < PCE_FILE_HEADER_BYTES)
+                return log_error_errno(EBADMSG,
+                                       "%s: %zu bytes, too short for the %d-byte PCE header", path,
+                                       size, PCE_FILE_HEADER_BYTES);
+        if (memcmp(p, PCE_FILE_MAGIC, 8))
+                return log_error_errno(EBADMSG, "%s: not a PCE file: magic is not \"%s\"", path,
+                                       PCE_FILE_MAGIC);
+        version = get_le32(p + 8);
+        if (version != PCE_FILE_VERSION)
+                return log_error_errno(EOPNOTSUPP, "%s: PCE version %" PRIu32 ", expected %d", path,
+                                       version, PCE_FILE_VERSION);
+        header_bytes = get_le32(p + 12);
+        if (header_bytes != PCE_FILE_HEADER_BYTES)
+                return log_error_errno(EBADMSG, "%s: header size %" PRIu32 ", expected %d", path,
+                                       header_bytes, PCE_FILE_HEADER_BYTES);
+        stored = get_le32(p + HEADER_CHECKSUM_OFFSET);
+        computed = pce_crc32c(0, p, HEADER_CHECKSUM_OFFSET);
+        if (stored != computed)
+                return log_error_errno(EBADMSG,
+                                       "%s: header checksum is 0x%08" PRIx32
+                                       ", expected 0x%08" PRIx32 " (corrupt header)",
+                                       path, stored, computed);
+        return 0;
+}
+
+static int check_matrix_counts(const char *path, const struct header *h, size_t k,
+                               const uint8_t *p) {
+        const struct matrix_layout *expected = &h->layout.m[k];
+        static const char *const array_names[4] = {"row starts", "columns", "coefficient ids",
+                                                   "coefficients"};
+        const uint64_t want[4] = {expected->row_start, expected->col, expected->ids,
+                                  expected->values};
+
+        if (h->id_bytes[k] != pce_id_bytes_for(h->n_values[k]))
+                return log_error_errno(EBADMSG,
+                                       "%s: matrix %s: ids of %" PRIu32 " bytes, expected %" PRIu32
+                                       " for %" PRIu32 " coefficients",
+                                       path, matrix_names[k], h->id_bytes[k],
+                                       pce_id_bytes_for(h->n_values[k]), h->n_values[k]);
+        for (size_t a = 0; a < 4; a++) {
+                uint64_t got = get_le64(p + 16 + 8 * a);
+                if (got != want[a])
+                        return log_error_errno(EBADMSG,
+                                               "%s: matrix %s: %s at offset %" PRIu64
+                                               ", expected %" PRIu64,
+                                               path, matrix_names[k], array_names[a], got, want[a]);
+        }
+        return 0;
+}
+
+static int parse_header(const char *path, const uint8_t *p, size_t size, struct header *h) {
+        uint64_t file_bytes;
+        int r;
+
+        r = check_header_identity(path, p, size);
+        if (r < 0)
+                return r;
+
+        h->flags = get_le32(p + 16);
+        h->n_public = get_le32(p + 20);
+        h->n_rows = get_le32(p + 24);
+        h->n_cols = get_le32(p + 28);
+        if (h->flags & ~PCE_KNOWN_FLAGS)
+                return log_error_errno(EOPNOTSUPP, "%s: flags 0x%" PRIx32 ", expected only 0x%x",
+                                       path, h->flags, PCE_KNOWN_FLAGS);
+        if ((uint64_t)h->n_public + 1 > h->n_cols)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu32 " columns, expected at least n_public + 1 = "
+                                       "%" PRIu64,
+                                       path, h->n_cols, (uint64_t)h->n_public + 1);
+        if ((h->flags & PCE_INPUT_ROWS) && (uint64_t)h->n_public + 1 > h->n_rows)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu32 " rows, expected at least the %" PRIu64
+                                       " input rows",
+                                       path, h->n_rows, (uint64_t)h->n_public + 1);
+
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                const uint8_t *m = p + HEADER_MATRIX_OFFSET + HEADER_MATRIX_BYTES * k;
+                h->n_terms[k] = get_le64(m);
+                h->n_values[k] = get_le32(m + 8);
+                h->id_bytes[k] = get_le32(m + 12);
+                if (h->n_values[k] < 2)
+                        return log_error_errno(EBADMSG,
+                                               "%s: matrix %s: %" PRIu32
+                                               " coefficients, expected at least +1 and -1",
+                                               path, matrix_names[k], h->n_values[k]);
+        }
+        if (!compute_layout(h->n_rows, h->n_terms, h->n_values, h->id_bytes, &h->layout))
+                return log_error_errno(EBADMSG,
+                                       "%s: term counts %" PRIu64 ", %" PRIu64 ", %" PRIu64
+                                       " overflow a file size",
+                                       path, h->n_terms[0], h->n_terms[1], h->n_terms[2]);
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                r = check_matrix_counts(path, h, k,
+                                        p + HEADER_MATRIX_OFFSET + HEADER_MATRIX_BYTES * k);
+                if (r < 0)
+                        return r;
+        }
+
+        file_bytes = get_le64(p + HEADER_FILE_BYTES_OFFSET);
+        if (file_bytes != h->layout.file_bytes)
+                return log_error_errno(
+                        EBADMSG, "%s: header says %" PRIu64 " bytes, its counts need %" PRIu64,
+                        path, file_bytes, h->layout.file_bytes);
+        if (file_bytes != size)
+                return log_error_errno(EBADMSG,
+                                       "%s: %zu bytes, expected %" PRIu64
+                                       " from the header (truncated or extended file)",
+                                       path, size, file_bytes);
+        for (size_t i = HEADER_RESERVED_OFFSET; i < HEADER_CHECKSUM_OFFSET; i++)
+                if (p[i])
+                        return log_error_errno(EBADMSG, "%s: header byte %zu is 0x%02x, expected 0",
+                                               path, i, p[i]);
+        h->body_checksum = get_le32(p + HEADER_BODY_CHECKSUM_OFFSET);
+        return 0;
+}
+
+/* The mapped file's arrays, once the header and the checksums hold. */
+static void point_into(struct pce *pce, const uint8_t *base, const struct header *h) {
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                const struct matrix_layout *l = &h->layout.m[k];
+                pce->m[k] = (struct pce_matrix){
+                        .n_terms = h->n_terms[k],
+                        .n_values = h->n_values[k],
+                        .id_bytes = h->id_bytes[k],
+                        .row_start = (const uint64_t *)(base + l->row_start),
+                        .col = (const uint32_t *)(base + l->col),
+                        .coeff_id = base + l->ids,
+                        .values = (const fr_t *)(base + l->values),
+                };
+        }
+}
+
+static bool fr_is_canonical(const fr_t *v) {
+        for (size_t i = FR_LIMBS; i-- > 0;)
+                if (v->l[i] != BLS12_381_R[i])
+                        return v->l[i] < BLS12_381_R[i];
+        return false;
+}
+
+static int check_values(const char *path, const struct pce_matrix *m, const char *name) {
+        fr_t one, minus_one;
+
+        fr_set_one(&one);
+        pce_minus_one(&minus_one);
+        if (!fr_equal(&m->values[PCE_COEFF_ID_ONE], &one) ||
+            !fr_equal(&m->values[PCE_COEFF_ID_MINUS_ONE], &minus_one))
+                return log_error_errno(EBADMSG,
+                                       "%s: matrix %s: coefficients 0 and 1 are not +1 and -1",
+                                       path, name);
+        for (uint32_t i = 0; i < m->n_values; i++)
+                if (!fr_is_canonical(&m->values[i]))
+                        return log_error_errno(EBADMSG,
+                                               "%s: matrix %s: coefficient %" PRIu32
+                                               " is not below the field prime r",
+                                               path, name, i);
+        return 0;
+}
+
+/* Rows never go back and end at n_terms; columns and ids are in range. */
+static int check_structure(const char *path, const struct pce *pce, const struct pce_matrix *m,
+                           const char *name) {
+        uint64_t bad_row = UINT64_MAX, bad_term = UINT64_MAX;
+
+        if (m->row_start[0] != 0 || m->row_start[pce->n_rows] != m->n_terms)
+                return log_error_errno(
+                        EBADMSG,
+                        "%s: matrix %s: rows start at %" PRIu64 " and end at %" PRIu64
+                        ", expected 0 and %" PRIu64 " (the terms)",
+                        path, name, m->row_start[0], m->row_start[pce->n_rows], m->n_terms);
+#pragma omp parallel for schedule(static) reduction(min : bad_row) if (pce->n_rows >= 65536)
+        for (uint64_t i = 0; i < pce->n_rows; i++)
+                if (m->row_start[i] > m->row_start[i + 1] && i < bad_row)
+                        bad_row = i;
+        if (bad_row != UINT64_MAX)
+                return log_error_errno(EBADMSG,
+                                       "%s: matrix %s: row %" PRIu64 " starts at term %" PRIu64
+                                       ", after the next row's start %" PRIu64,
+                                       path, name, bad_row, m->row_start[bad_row],
+                                       m->row_start[bad_row + 1]);
+
+#pragma omp parallel for schedule(static) reduction(min : bad_term) if (m->n_terms >= 65536)
+        for (uint64_t t = 0; t < m->n_terms; t++)
+                if ((m->col[t] >= pce->n_cols || pce_coeff_id(m, t) >= m->n_values) && t < bad_term)
+                        bad_term = t;
+        if (bad_term == UINT64_MAX)
+                return 0;
+        if (m->col[bad_term] >= pce->n_cols)
+                return log_error_errno(EBADMSG,
+                                       "%s: matrix %s: term %" PRIu64 " has column %" PRIu32
+                                       ", expected below %" PRIu32,
+                                       path, name, bad_term, m->col[bad_term], pce->n_cols);
+        return log_error_errno(EBADMSG,
+                               "%s: matrix %s: term %" PRIu64 " has coefficient id %" PRIu32
+                               ", expected below %" PRIu32,
+                               path, name, bad_term, pce_coeff_id(m, bad_term), m->n_values);
+}
+
+/* With PCE_INPUT_ROWS, input row s is A = w[s] and nothing in B and C. */
+static int check_input_rows(const char *path, const struct pce *pce) {
+        uint32_t first = pce->n_rows - pce->n_public - 1;
+
+        if (!(pce->flags & PCE_INPUT_ROWS))
+                return 0;
+        for (uint32_t s = 0; s <= pce->n_public; s++) {
+                uint64_t row = (uint64_t)first + s, k = pce->m[PCE_A].row_start[row];
+                bool ok = pce->m[PCE_A].row_start[row + 1] == k + 1 && pce->m[PCE_A].col[k] == s &&
+                          pce_coeff_id(&pce->m[PCE_A], k) == PCE_COEFF_ID_ONE;
+                for (size_t j = PCE_B; j <= PCE_C; j++)
+                        ok = ok && pce->m[j].row_start[row] == pce->m[j].row_start[row + 1];
+                if (!ok)
+                        return log_error_errno(EBADMSG,
+                                               "%s: input row %" PRIu64 " is not A = w[%" PRIu32
+                                               "] with B and C empty",
+                                               path, row, s);
+        }
+        return 0;
+}
+
+int pce_load(const char *path, struct pce **ret) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        struct bellperson_map map;
+        struct header h = {0};
+        uint32_t checksum;
+        int r;
+
+        assert(path);
+        assert(ret);
+
+        r = bellperson_map_file(path, &map);
+        if (r < 0)
+                return r;
+        r = parse_header(path, map.data, map.size, &h);
+        if (r < 0) {
+                bellperson_unmap_file(&map);
+                return r;
+        }
+        pce = pce_new(h.n_rows, h.n_cols, h.n_public, h.flags);
+        if (!pce) {
+                bellperson_unmap_file(&map);
+                return log_error_errno(ENOMEM, "%s: out of memory", path);
+        }
+        /* From here pce_free() unmaps. */
+        pce->mapping = (void *)map.data;
+        pce->mapping_bytes = map.size;
+
+        checksum =
+                pce_checksum_of(map.data + PCE_FILE_HEADER_BYTES, map.size - PCE_FILE_HEADER_BYTES);
+        if (checksum != h.body_checksum)
+                return log_error_errno(EBADMSG,
+                                       "%s: body checksum is 0x%08" PRIx32
+                                       ", the header expects 0x%08" PRIx32 " (corrupt data)",
+                                       path, checksum, h.body_checksum);
+
+        point_into(pce, map.data, &h);
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                if ((r = check_values(path, &pce->m[k], matrix_names[k])) < 0 ||
+                    (r = check_structure(path, pce, &pce->m[k], matrix_names[k])) < 0)
+                        return r;
+        }
+        r = check_input_rows(path, pce);
+        if (r < 0)
+                return r;
+        r = pce_compute_density(pce);
+        if (r < 0)
+                return log_error_errno(r, "%s: out of memory", path);
+
+        *ret = TAKE_PTR(pce);
+        return 0;
+}
