@@ -52,7 +52,9 @@
 #define MSM_CHUNK_POINTS ((size_t)1 << 20)
 /* Tiles per thread: enough that the dynamic schedule evens out tiles of
  * unequal weight (the top window has few non-zero digits). */
+#ifndef MSM_TILES_PER_THREAD
 #define MSM_TILES_PER_THREAD 4
+#endif
 /* Batch size of the affine additions that sum the points with scalar 1. */
 #define MSM_ONES_BATCH ((size_t)1024)
 /* Bucket additions a thread collects before applying them as batches. */
@@ -60,8 +62,8 @@
 #define MSM_SORTER_OPS ((size_t)4096)
 #endif
 /* Below this many windowed points, too few bucket additions share each
- * inversion for affine buckets to beat XYZZ ones. (Both can be set on the
- * command line to compare the two bucket forms.) */
+ * inversion for affine buckets to beat XYZZ ones. (These tuning constants
+ * can be set on the compiler's command line, for comparisons.) */
 #ifndef MSM_AFFINE_MIN_POINTS
 #define MSM_AFFINE_MIN_POINTS ((size_t)2048)
 #endif
