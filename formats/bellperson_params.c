@@ -144,6 +144,7 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
         if (r < 0)
                 return r;
         assert(vk_bytes == layout.vk_bytes);
+        p->timing_only = p->vk->timing_only;
 
         arrays[SECTION_H] = (void **)&p->h;
         arrays[SECTION_L] = (void **)&p->l;
@@ -281,8 +282,8 @@ static int check_writable(const char *path, const struct groth16_pk *pk,
         return 0;
 }
 
-int bellperson_params_save(const char *path, const struct groth16_pk *pk,
-                           const struct groth16_vk *vk) {
+static int params_save(const char *path, const struct groth16_pk *pk, const struct groth16_vk *vk,
+                       bool timing_only) {
         _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
         size_t n_h, n_l;
         int r;
@@ -300,6 +301,11 @@ int bellperson_params_save(const char *path, const struct groth16_pk *pk,
         r = bellperson_writer_open(path, &w);
         if (r < 0)
                 return r;
+        if (timing_only) {
+                r = bellperson_write_timing_only_marker(w);
+                if (r < 0)
+                        return r;
+        }
         r = bellperson_vk_write(w, vk, &pk->beta1, &pk->delta1);
         if (r < 0)
                 return r;
@@ -336,4 +342,14 @@ int bellperson_params_save(const char *path, const struct groth16_pk *pk,
                 return r;
 
         return bellperson_writer_finish(w);
+}
+
+int bellperson_params_save(const char *path, const struct groth16_pk *pk,
+                           const struct groth16_vk *vk) {
+        return params_save(path, pk, vk, false);
+}
+
+int bellperson_params_save_timing_only(const char *path, const struct groth16_pk *pk,
+                                       const struct groth16_vk *vk) {
+        return params_save(path, pk, vk, true);
 }

@@ -44,12 +44,16 @@
 struct bellperson_params {
         char *origin; /* the file name, for messages */
         struct bellperson_vk *vk;
+        /* The file carried the timing-only marker (bellperson_vk.h): a key
+         * for measuring provers; proofs made with it are never valid. */
+        bool timing_only;
         uint32_t n_h, n_l, n_a, n_b_g1, n_b_g2;
         g1_affine_t *h, *l, *a, *b_g1;
         g2_affine_t *b_g2;
 };
 
-/* Bytes of a file with these counts (the vk holds n_public + 1 IC points). */
+/* Bytes of a file with these counts (the vk holds n_public + 1 IC points);
+ * a timing-only file has BELLPERSON_TIMING_ONLY_MARKER_BYTES more. */
 uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
                                  uint32_t n_b_g1, uint32_t n_b_g2);
 
@@ -77,3 +81,6 @@ int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk
  */
 int bellperson_params_save(const char *path, const struct groth16_pk *pk,
                            const struct groth16_vk *vk);
+/* The same with the timing-only marker first (bellperson_vk.h). */
+int bellperson_params_save_timing_only(const char *path, const struct groth16_pk *pk,
+                                       const struct groth16_vk *vk);

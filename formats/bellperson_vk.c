@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bellperson_io.h"
 #include "common/cleanup.h"
@@ -26,12 +27,25 @@
 
 _Static_assert(OFFSET_IC == BELLPERSON_VK_FIXED_BYTES, "verifying key layout");
 
+/* Fits in 64 bytes with its newline; the rest is zeros. */
+const uint8_t BELLPERSON_TIMING_ONLY_MARKER[BELLPERSON_TIMING_ONLY_MARKER_BYTES] =
+        "cuzk timing-only SRS: random points; its proofs are void\n";
+
+size_t bellperson_timing_only_marker_bytes(const uint8_t *data, size_t size) {
+        assert(data || size == 0);
+        if (size < BELLPERSON_TIMING_ONLY_MARKER_BYTES ||
+            memcmp(data, BELLPERSON_TIMING_ONLY_MARKER, BELLPERSON_TIMING_ONLY_MARKER_BYTES) != 0)
+                return 0;
+        return BELLPERSON_TIMING_ONLY_MARKER_BYTES;
+}
+
 uint64_t bellperson_vk_bytes(uint32_t n_public) {
         return BELLPERSON_VK_FIXED_BYTES + ((uint64_t)n_public + 1) * G1_BYTES;
 }
 
 int bellperson_vk_measure(const uint8_t *data, size_t size, const char *origin,
                           uint64_t *ret_bytes) {
+        size_t marker;
         uint32_t n_ic;
         uint64_t need;
 
@@ -39,6 +53,10 @@ int bellperson_vk_measure(const uint8_t *data, size_t size, const char *origin,
         assert(origin);
         assert(ret_bytes);
 
+        /* The key's offsets count from after a timing-only marker. */
+        marker = bellperson_timing_only_marker_bytes(data, size);
+        data += marker;
+        size -= marker;
         if (size < BELLPERSON_VK_FIXED_BYTES)
                 return log_error_errno(
                         EBADMSG, "%s: truncated: %zu bytes, a verifying key needs at least %d",
@@ -55,7 +73,7 @@ int bellperson_vk_measure(const uint8_t *data, size_t size, const char *origin,
                                        "%s: verifying key: ic count %" PRIu32 " needs %" PRIu64
                                        " bytes, the file has %zu bytes",
                                        origin, n_ic, need, size);
-        *ret_bytes = need;
+        *ret_bytes = marker + need;
         return 0;
 }
 
@@ -116,7 +134,9 @@ static int decode_ic(struct groth16_vk *vk, const uint8_t *in, const char *origi
 int bellperson_vk_parse(const uint8_t *data, size_t size, const char *origin, uint64_t *ret_bytes,
                         struct bellperson_vk **ret) {
         _cleanup_(bellperson_vk_freep) struct bellperson_vk *vk = NULL;
+        const uint8_t *key;
         uint64_t bytes;
+        size_t marker;
         int r;
 
         assert(data || size == 0);
@@ -126,6 +146,8 @@ int bellperson_vk_parse(const uint8_t *data, size_t size, const char *origin, ui
         r = bellperson_vk_measure(data, size, origin, &bytes);
         if (r < 0)
                 return r;
+        marker = bellperson_timing_only_marker_bytes(data, size);
+        key = data + marker;
         if (!ret_bytes && bytes != size)
                 return log_error_errno(EBADMSG,
                                        "%s: %" PRIu64
@@ -136,27 +158,28 @@ int bellperson_vk_parse(const uint8_t *data, size_t size, const char *origin, ui
         vk = calloc(1, sizeof(*vk));
         if (!vk)
                 return log_error_errno(ENOMEM, "%s: out of memory", origin);
-        vk->vk.n_public = bellperson_be32(data + OFFSET_IC_COUNT) - 1;
+        vk->timing_only = marker > 0;
+        vk->vk.n_public = bellperson_be32(key + OFFSET_IC_COUNT) - 1;
 
-        r = decode_key_g1(&vk->vk.alpha1, data + OFFSET_ALPHA_G1, origin, "alpha_g1");
+        r = decode_key_g1(&vk->vk.alpha1, key + OFFSET_ALPHA_G1, origin, "alpha_g1");
         if (r < 0)
                 return r;
-        r = decode_key_g1(&vk->beta1, data + OFFSET_BETA_G1, origin, "beta_g1");
+        r = decode_key_g1(&vk->beta1, key + OFFSET_BETA_G1, origin, "beta_g1");
         if (r < 0)
                 return r;
-        r = decode_key_g2(&vk->vk.beta2, data + OFFSET_BETA_G2, origin, "beta_g2");
+        r = decode_key_g2(&vk->vk.beta2, key + OFFSET_BETA_G2, origin, "beta_g2");
         if (r < 0)
                 return r;
-        r = decode_key_g2(&vk->vk.gamma2, data + OFFSET_GAMMA_G2, origin, "gamma_g2");
+        r = decode_key_g2(&vk->vk.gamma2, key + OFFSET_GAMMA_G2, origin, "gamma_g2");
         if (r < 0)
                 return r;
-        r = decode_key_g1(&vk->delta1, data + OFFSET_DELTA_G1, origin, "delta_g1");
+        r = decode_key_g1(&vk->delta1, key + OFFSET_DELTA_G1, origin, "delta_g1");
         if (r < 0)
                 return r;
-        r = decode_key_g2(&vk->vk.delta2, data + OFFSET_DELTA_G2, origin, "delta_g2");
+        r = decode_key_g2(&vk->vk.delta2, key + OFFSET_DELTA_G2, origin, "delta_g2");
         if (r < 0)
                 return r;
-        r = decode_ic(&vk->vk, data + OFFSET_IC, origin);
+        r = decode_ic(&vk->vk, key + OFFSET_IC, origin);
         if (r < 0)
                 return r;
 
@@ -216,8 +239,21 @@ int bellperson_vk_write(struct bellperson_writer *w, const struct groth16_vk *vk
         return bellperson_write_g1_points(w, vk->ic, (uint64_t)vk->n_public + 1);
 }
 
-int bellperson_vk_save(const char *path, const struct groth16_vk *vk, const g1_affine_t *beta1,
-                       const g1_affine_t *delta1) {
+int bellperson_write_timing_only_marker(struct bellperson_writer *w) {
+        int r;
+
+        assert(w);
+        /* The writer takes points and big-endian words; the marker is 16 words. */
+        for (size_t i = 0; i < BELLPERSON_TIMING_ONLY_MARKER_BYTES; i += 4) {
+                r = bellperson_write_u32(w, bellperson_be32(BELLPERSON_TIMING_ONLY_MARKER + i));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int vk_save(const char *path, const struct groth16_vk *vk, const g1_affine_t *beta1,
+                   const g1_affine_t *delta1, bool timing_only) {
         _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
         int r;
 
@@ -226,10 +262,25 @@ int bellperson_vk_save(const char *path, const struct groth16_vk *vk, const g1_a
         r = bellperson_writer_open(path, &w);
         if (r < 0)
                 return r;
+        if (timing_only) {
+                r = bellperson_write_timing_only_marker(w);
+                if (r < 0)
+                        return r;
+        }
         r = bellperson_vk_write(w, vk, beta1, delta1);
         if (r < 0)
                 return r;
         return bellperson_writer_finish(w);
+}
+
+int bellperson_vk_save(const char *path, const struct groth16_vk *vk, const g1_affine_t *beta1,
+                       const g1_affine_t *delta1) {
+        return vk_save(path, vk, beta1, delta1, false);
+}
+
+int bellperson_vk_save_timing_only(const char *path, const struct groth16_vk *vk,
+                                   const g1_affine_t *beta1, const g1_affine_t *delta1) {
+        return vk_save(path, vk, beta1, delta1, true);
 }
 
 struct bellperson_vk *bellperson_vk_free(struct bellperson_vk *vk) {
