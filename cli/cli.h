@@ -20,6 +20,15 @@ struct cli_options {
 int cmd_prove(int argc, char **argv, const struct cli_options *opts);
 int cmd_verify(int argc, char **argv, const struct cli_options *opts);
 int cmd_info(int argc, char **argv, const struct cli_options *opts);
+int cmd_setup(int argc, char **argv, const struct cli_options *opts);
+/* cuzk prove --pce ... (bellperson parameters from `cuzk setup`), chosen by
+ * cmd_prove when cli_prove_wants_pce() says so. */
+int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts);
+bool cli_prove_wants_pce(int argc, char **argv);
+/* cuzk verify with a bellperson .vk, chosen by cmd_verify when
+ * cli_is_bellperson_vk() says so; refuses timing-only keys (exit 2). */
+int cmd_verify_bellperson(int argc, char **argv, const struct cli_options *opts);
+bool cli_is_bellperson_vk(const char *path);
 
 /* Seconds on the monotonic clock, for progress lines. */
 double cli_now(void);

@@ -34,6 +34,8 @@ int cmd_prove(int argc, char **argv, const struct cli_options *opts) {
         double t0 = cli_now();
         int r;
 
+        if (cli_prove_wants_pce(argc, argv))
+                return cmd_prove_pce(argc, argv, opts);
         if (cli_wants_help(argc, argv, usage))
                 return EXIT_OK;
         if (argc != 5) {

@@ -26,6 +26,9 @@ int cmd_verify(int argc, char **argv, const struct cli_options *opts) {
         (void)opts;
         if (cli_wants_help(argc, argv, usage))
                 return EXIT_OK;
+        /* A binary bellperson .vk (cuzk setup) instead of vk.json. */
+        if (argc == 4 && cli_is_bellperson_vk(argv[1]))
+                return cmd_verify_bellperson(argc, argv, opts);
         if (argc != 4) {
                 fprintf(stderr, "cuzk verify: expected 3 arguments, got %d\n%s", argc - 1, usage);
                 return EXIT_BAD_INPUT;

@@ -26,6 +26,7 @@ static const char usage[] =
         "  prove ZKEY WTNS PROOF_JSON PUBLIC_JSON   prove a witness with a snarkjs proving key\n"
         "  verify VK_JSON PUBLIC_JSON PROOF_JSON    verify a proof\n"
         "  info FILE                                describe a .zkey/.wtns/.r1cs/JSON file\n"
+        "  setup --pce FILE --params OUT --vk OUT   make a bellperson key for a PCE\n"
         "\n"
         "Options:\n"
         "  -t, --threads=N   threads for the MSMs and NTTs (default: all CPUs)\n"
@@ -120,6 +121,9 @@ int main(int argc, char **argv) {
                 return cmd_verify(argc, argv, &opts);
         if (!strcmp(command, "info"))
                 return cmd_info(argc, argv, &opts);
-        fprintf(stderr, "cuzk: unknown command '%s'; expected prove, verify or info\n", command);
+        if (!strcmp(command, "setup"))
+                return cmd_setup(argc, argv, &opts);
+        fprintf(stderr, "cuzk: unknown command '%s'; expected prove, verify, info or setup\n",
+                command);
         return EXIT_BAD_INPUT;
 }

@@ -3,8 +3,14 @@
 #include "groth16_memory.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "common/cleanup.h"
 #include "fr.h"
 #include "g1.h"
 #include "g2.h"
@@ -143,4 +149,43 @@ size_t groth16_partition_bytes(const struct groth16_partition_shape *shape) {
         msm_phase = witness + n * sizeof(fr_t) + msm;
 
         return max_size(h_phase, msm_phase);
+}
+
+/* A "Key:   123 kB" line of /proc/self/status, in bytes. */
+static int proc_status_bytes(const char *key, size_t *ret) {
+        _cleanup_fclose_ FILE *f = fopen("/proc/self/status", "re");
+        size_t key_len = strlen(key);
+        char line[256];
+
+        if (!f)
+                return -errno;
+        while (fgets(line, sizeof(line), f)) {
+                unsigned long long kib;
+
+                if (strncmp(line, key, key_len) || line[key_len] != ':')
+                        continue;
+                if (sscanf(line + key_len + 1, "%llu kB", &kib) != 1)
+                        return -EBADMSG;
+                *ret = (size_t)kib * 1024;
+                return 0;
+        }
+        return -ENOENT;
+}
+
+int process_peak_rss_reset(size_t *ret_rss_bytes) {
+        _cleanup_close_ int fd = -EBADF;
+
+        assert(ret_rss_bytes);
+        /* "5" resets the peak resident set size (Linux 4.0). */
+        fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (write(fd, "5", 1) != 1)
+                return -errno;
+        return proc_status_bytes("VmRSS", ret_rss_bytes);
+}
+
+int process_peak_rss_bytes(size_t *ret_bytes) {
+        assert(ret_bytes);
+        return proc_status_bytes("VmHWM", ret_bytes);
 }

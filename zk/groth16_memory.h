@@ -41,3 +41,13 @@ size_t groth16_partition_bytes(const struct groth16_partition_shape *shape);
 /* The MSM part alone: peak bytes of one MSM of n points of which `windowed`
  * go through the windows (mirrors zk/msm.c's allocations). */
 size_t groth16_msm_scratch_bytes(size_t n, size_t windowed, unsigned threads, bool g2);
+
+/*
+ * Measuring it: the process's resident set from /proc/self/status. The
+ * reset sets the peak (VmHWM) back to the current RSS through
+ * /proc/self/clear_refs and returns that RSS; process_peak_rss_bytes()
+ * then says how high it went since. Both return 0 or a negative errno
+ * (e.g. -EACCES where clear_refs cannot be written).
+ */
+int process_peak_rss_reset(size_t *ret_rss_bytes);
+int process_peak_rss_bytes(size_t *ret_bytes);

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk [--timing-only] [--seed HEX] */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuits/pce-file.h"
+#include "cli.h"
+#include "common/cleanup.h"
+#include "formats/bellperson_params.h"
+#include "formats/bellperson_vk.h"
+#include "zk/groth16_setup.h"
+
+static const char usage[] =
+        "Usage: cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk\n"
+        "                  [--timing-only] [--seed HEX]\n"
+        "\n"
+        "Generates a Groth16 key pair for the constraint system FILE.pce in\n"
+        "bellperson's convention and writes it as OUT.params and OUT.vk. The toxic\n"
+        "waste comes from getrandom(2) and is forgotten when the command exits.\n"
+        "\n"
+        "  --timing-only  random points with the key's shape and densities, fast:\n"
+        "                 for measuring provers only. The files are marked, and\n"
+        "                 `cuzk verify` refuses every proof made with them.\n"
+        "  --seed HEX     derive the toxic waste from HEX (up to 64 bytes):\n"
+        "                 reproducible keys FOR TESTS ONLY; anyone who knows the\n"
+        "                 seed can forge proofs.\n"
+        "\n"
+        "Progress goes to stderr. Exit status: 0 success, 2 bad input, 3 internal\n"
+        "error.\n";
+
+#define SEED_MAX_BYTES 64
+
+struct setup_args {
+        const char *pce_path, *params_path, *vk_path, *seed_hex;
+        bool timing_only;
+};
+
+static int parse_args(int argc, char **argv, struct setup_args *ret) {
+        static const struct option options[] = {
+                {"pce", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
+                {"vk", required_argument, NULL, 'k'},   {"timing-only", no_argument, NULL, 'T'},
+                {"seed", required_argument, NULL, 's'}, {0, 0, 0, 0},
+        };
+        struct setup_args a = {0};
+        int c;
+
+        optind = 0; /* the main parser used getopt already: start afresh */
+        while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
+                switch (c) {
+                case 'p':
+                        a.pce_path = optarg;
+                        break;
+                case 'P':
+                        a.params_path = optarg;
+                        break;
+                case 'k':
+                        a.vk_path = optarg;
+                        break;
+                case 'T':
+                        a.timing_only = true;
+                        break;
+                case 's':
+                        a.seed_hex = optarg;
+                        break;
+                default:
+                        fputs("Try 'cuzk setup --help'.\n", stderr);
+                        return -EINVAL;
+                }
+        }
+        if (optind != argc || !a.pce_path || !a.params_path || !a.vk_path) {
+                fprintf(stderr,
+                        "cuzk setup: --pce, --params and --vk are required, and "
+                        "nothing else\n%s",
+                        usage);
+                return -EINVAL;
+        }
+        if (a.timing_only && a.seed_hex) {
+                fputs("cuzk setup: --seed has no meaning with --timing-only\n", stderr);
+                return -EINVAL;
+        }
+        *ret = a;
+        return 0;
+}
+
+static int hex_digit(char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+static int parse_seed(const char *hex, uint8_t seed[SEED_MAX_BYTES], size_t *ret_bytes) {
+        size_t len;
+
+        if (!strncmp(hex, "0x", 2))
+                hex += 2;
+        len = strlen(hex);
+        if (len == 0 || len % 2 || len / 2 > SEED_MAX_BYTES) {
+                fprintf(stderr,
+                        "cuzk setup: --seed %s: expected an even number of hex digits, 2 to "
+                        "%d\n",
+                        hex, 2 * SEED_MAX_BYTES);
+                return -EINVAL;
+        }
+        for (size_t i = 0; i < len / 2; i++) {
+                int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+                if (hi < 0 || lo < 0) {
+                        fprintf(stderr, "cuzk setup: --seed %s: '%c%c' is not a hex byte\n", hex,
+                                hex[2 * i], hex[2 * i + 1]);
+                        return -EINVAL;
+                }
+                seed[i] = (uint8_t)(hi << 4 | lo);
+        }
+        *ret_bytes = len / 2;
+        return 0;
+}
+
+struct progress {
+        double start;
+};
+
+static void print_progress(const char *stage, void *userdata) {
+        const struct progress *p = userdata;
+
+        fprintf(stderr, "cuzk setup: %s (%.1f s)\n", stage, cli_now() - p->start);
+}
+
+static void sparse_matrices_free(struct sparse_matrix (*m)[PCE_N_MATRICES]) {
+        for (int i = 0; i < PCE_N_MATRICES; i++)
+                sparse_free(&(*m)[i]);
+}
+
+/* The toxic waste, from the seed when there is one. */
+static int toxic_waste(const struct setup_args *args, struct groth16_toxic_waste *ret) {
+        uint8_t seed[SEED_MAX_BYTES];
+        size_t seed_bytes;
+        int r;
+
+        if (!args->seed_hex) {
+                r = groth16_toxic_waste_random(ret);
+                if (r < 0)
+                        fprintf(stderr, "cuzk setup: getrandom: %s\n", strerror(-r));
+                return r;
+        }
+        r = parse_seed(args->seed_hex, seed, &seed_bytes);
+        if (r < 0)
+                return r;
+        fputs("cuzk setup: WARNING: toxic waste from --seed: this key is for tests only, "
+              "anyone who knows the seed can forge proofs\n",
+              stderr);
+        groth16_toxic_waste_from_seed(ret, seed, seed_bytes);
+        return 0;
+}
+
+static int generate(const struct setup_args *args, const struct pce *pce, unsigned threads,
+                    struct progress *progress, struct groth16_keys **ret) {
+        _cleanup_(sparse_matrices_free) struct sparse_matrix m[PCE_N_MATRICES] = {0};
+        struct groth16_setup_options options = {
+                .threads = threads,
+                .progress = print_progress,
+                .userdata = progress,
+        };
+        struct groth16_setup_circuit circuit = {
+                .n_vars = pce->n_cols,
+                .n_public = pce->n_public,
+                .log_domain_size = pce_log_domain_size(pce),
+                .a_columns = pce->density[0],
+                .b_columns = pce->density[1],
+        };
+        struct groth16_toxic_waste tw;
+        int r;
+
+        if (args->timing_only)
+                return groth16_setup_timing_only(&circuit, &options, ret);
+
+        r = toxic_waste(args, &tw);
+        if (r < 0)
+                return r;
+        print_progress("constraint matrices", progress);
+        r = pce_to_sparse(pce, m);
+        if (r < 0)
+                return r;
+        circuit.a = &m[PCE_A];
+        circuit.b = &m[PCE_B];
+        circuit.c = &m[PCE_C];
+        r = groth16_setup(&circuit, &tw, &options, ret);
+        /* Forget the toxic waste. */
+        explicit_bzero(&tw, sizeof(tw));
+        return r;
+}
+
+/* bellperson refuses an IC point at infinity: an input that no row uses. */
+static int check_ic(const struct groth16_keys *k, const char *pce_path) {
+        for (size_t j = 0; j <= k->vk.n_public; j++)
+                if (g1_affine_is_infinity(&k->ic[j])) {
+                        fprintf(stderr,
+                                "%s: public input %zu appears in no constraint, so its IC point "
+                                "is the point at infinity, which the .vk format cannot hold "
+                                "(add input rows: cuzk pce from-r1cs does)\n",
+                                pce_path, j);
+                        return -EINVAL;
+                }
+        return 0;
+}
+
+int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
+        struct progress progress = {.start = cli_now()};
+        struct setup_args args;
+        int r;
+
+        if (cli_wants_help(argc, argv, usage))
+                return EXIT_OK;
+        if (parse_args(argc, argv, &args) < 0)
+                return EXIT_BAD_INPUT;
+
+        r = pce_load(args.pce_path, &pce);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        fprintf(stderr,
+                "cuzk setup: %s: %" PRIu32 " rows (domain 2^%u), %" PRIu32 " wires, %" PRIu32
+                " public inputs%s\n",
+                args.pce_path, pce->n_rows, pce_log_domain_size(pce), pce->n_cols, pce->n_public,
+                args.timing_only ? "; timing-only key" : "");
+
+        r = generate(&args, pce, opts->threads, &progress, &k);
+        if (r == -EINVAL) {
+                fprintf(stderr, "%s: cannot make a key for this constraint system\n",
+                        args.pce_path);
+                return EXIT_BAD_INPUT;
+        }
+        if (r < 0) {
+                fprintf(stderr, "cuzk setup: %s\n", strerror(-r));
+                return cli_exit_for_error(r);
+        }
+        if (!k->timing_only && check_ic(k, args.pce_path) < 0)
+                return EXIT_BAD_INPUT;
+
+        print_progress("writing the key", &progress);
+        r = k->timing_only ? bellperson_params_save_timing_only(args.params_path, &k->pk, &k->vk)
+                           : bellperson_params_save(args.params_path, &k->pk, &k->vk);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        r = k->timing_only ? bellperson_vk_save_timing_only(args.vk_path, &k->vk, &k->pk.beta1,
+                                                            &k->pk.delta1)
+                           : bellperson_vk_save(args.vk_path, &k->vk, &k->pk.beta1, &k->pk.delta1);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        print_progress("done", &progress);
+        return EXIT_OK;
+}
