@@ -21,6 +21,8 @@ int cmd_prove(int argc, char **argv, const struct cli_options *opts);
 int cmd_verify(int argc, char **argv, const struct cli_options *opts);
 int cmd_info(int argc, char **argv, const struct cli_options *opts);
 int cmd_setup(int argc, char **argv, const struct cli_options *opts);
+/* cuzk pce from-r1cs | synth | info: precompiled constraints (circuits/). */
+int cmd_pce(int argc, char **argv, const struct cli_options *opts);
 /* cuzk prove --pce ... (bellperson parameters from `cuzk setup`), chosen by
  * cmd_prove when cli_prove_wants_pce() says so. */
 int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts);

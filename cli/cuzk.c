@@ -27,6 +27,7 @@ static const char usage[] =
         "  verify VK_JSON PUBLIC_JSON PROOF_JSON    verify a proof\n"
         "  info FILE                                describe a .zkey/.wtns/.r1cs/JSON file\n"
         "  setup --pce FILE --params OUT --vk OUT   make a bellperson key for a PCE\n"
+        "  pce from-r1cs|synth|info ...             precompiled constraints (PCE files)\n"
         "\n"
         "Options:\n"
         "  -t, --threads=N   threads for the MSMs and NTTs (default: all CPUs)\n"
@@ -123,7 +124,9 @@ int main(int argc, char **argv) {
                 return cmd_info(argc, argv, &opts);
         if (!strcmp(command, "setup"))
                 return cmd_setup(argc, argv, &opts);
-        fprintf(stderr, "cuzk: unknown command '%s'; expected prove, verify, info or setup\n",
+        if (!strcmp(command, "pce"))
+                return cmd_pce(argc, argv, &opts);
+        fprintf(stderr, "cuzk: unknown command '%s'; expected prove, verify, info, setup or pce\n",
                 command);
         return EXIT_BAD_INPUT;
 }
