@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "api-socket.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+
+#define LISTEN_BACKLOG 128
+
+static int unix_address(const char *path, struct sockaddr_un *ret) {
+        assert(path);
+
+        *ret = (struct sockaddr_un){.sun_family = AF_UNIX};
+        if (path[0] == 0 || strlen(path) >= sizeof(ret->sun_path))
+                return -ENAMETOOLONG;
+        strcpy(ret->sun_path, path);
+        return 0;
+}
+
+static int set_nonblocking(int fd) {
+        int flags = fcntl(fd, F_GETFL);
+
+        if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+                return -errno;
+        return 0;
+}
+
+/* A socket file left by a previous run would make bind() fail with EADDRINUSE. */
+static int remove_stale_socket(const char *path) {
+        struct stat st;
+
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (!S_ISSOCK(st.st_mode))
+                return -EEXIST;
+        if (unlink(path) < 0 && errno != ENOENT)
+                return -errno;
+        return 0;
+}
+
+int api_socket_listen_unix(const char *path, mode_t mode, int *ret_fd) {
+        _cleanup_close_ int fd = -EBADF;
+        struct sockaddr_un sa;
+        int r;
+
+        assert(path);
+        assert(ret_fd);
+
+        r = unix_address(path, &sa);
+        if (r < 0)
+                return r;
+        r = remove_stale_socket(path);
+        if (r < 0)
+                return r;
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        if (bind(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0)
+                return -errno;
+        if (chmod(path, mode) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
+                r = -errno;
+                unlink(path);
+                return r;
+        }
+        *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+int api_socket_listen_tcp(const char *host, uint16_t port, int *ret_fd) {
+        struct addrinfo hints = {
+                .ai_family = AF_UNSPEC,
+                .ai_socktype = SOCK_STREAM,
+                .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+        };
+        struct addrinfo *list = NULL;
+        char service[8];
+        int r, last_error = -EADDRNOTAVAIL;
+
+        assert(ret_fd);
+
+        snprintf(service, sizeof(service), "%u", port);
+        r = getaddrinfo(host, service, &hints, &list);
+        if (r != 0)
+                return r == EAI_SYSTEM ? -errno : -EADDRNOTAVAIL;
+        for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+                _cleanup_close_ int fd = -EBADF;
+                int one = 1;
+
+                fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                            ai->ai_protocol);
+                if (fd < 0) {
+                        last_error = -errno;
+                        continue;
+                }
+                (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+                if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
+                        last_error = -errno;
+                        continue;
+                }
+                *ret_fd = TAKE_FD(fd);
+                freeaddrinfo(list);
+                return 0;
+        }
+        freeaddrinfo(list);
+        return last_error;
+}
+
+int api_socket_check_listening(int fd) {
+        int type = 0, listening = 0;
+        socklen_t length = sizeof(type);
+
+        assert(fd >= 0);
+
+        if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) < 0)
+                return -errno;
+        if (type != SOCK_STREAM)
+                return -EINVAL;
+        length = sizeof(listening);
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) < 0)
+                return -errno;
+        return listening ? 0 : -EINVAL;
+}
+
+int api_socket_local_port(int fd, uint16_t *ret_port) {
+        struct sockaddr_storage ss;
+        socklen_t length = sizeof(ss);
+
+        assert(fd >= 0);
+        assert(ret_port);
+
+        if (getsockname(fd, (struct sockaddr *)&ss, &length) < 0)
+                return -errno;
+        if (ss.ss_family == AF_INET)
+                *ret_port = ntohs(((const struct sockaddr_in *)&ss)->sin_port);
+        else if (ss.ss_family == AF_INET6)
+                *ret_port = ntohs(((const struct sockaddr_in6 *)&ss)->sin6_port);
+        else
+                return -EAFNOSUPPORT;
+        return 0;
+}
+
+int api_socket_connect_unix(const char *path, int *ret_fd) {
+        _cleanup_close_ int fd = -EBADF;
+        struct sockaddr_un sa;
+        int r;
+
+        assert(path);
+        assert(ret_fd);
+
+        r = unix_address(path, &sa);
+        if (r < 0)
+                return r;
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        if (connect(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0)
+                return -errno;
+        r = set_nonblocking(fd);
+        if (r < 0)
+                return r;
+        *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+int api_socket_connect_tcp(const char *host, uint16_t port, int *ret_fd) {
+        struct addrinfo hints = {
+                .ai_family = AF_UNSPEC,
+                .ai_socktype = SOCK_STREAM,
+                .ai_flags = AI_NUMERICSERV,
+        };
+        struct addrinfo *list = NULL;
+        char service[8];
+        int r, last_error = -ECONNREFUSED;
+
+        assert(host);
+        assert(ret_fd);
+
+        snprintf(service, sizeof(service), "%u", port);
+        r = getaddrinfo(host, service, &hints, &list);
+        if (r != 0)
+                return r == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
+        for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+                _cleanup_close_ int fd = -EBADF;
+                int one = 1;
+
+                fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+                if (fd < 0) {
+                        last_error = -errno;
+                        continue;
+                }
+                if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+                        last_error = -errno;
+                        continue;
+                }
+                /* gRPC calls are small request/response exchanges: no Nagle delay. */
+                (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+                r = set_nonblocking(fd);
+                if (r < 0) {
+                        last_error = r;
+                        continue;
+                }
+                *ret_fd = TAKE_FD(fd);
+                freeaddrinfo(list);
+                return 0;
+        }
+        freeaddrinfo(list);
+        return last_error;
+}
