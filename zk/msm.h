@@ -17,9 +17,10 @@
  * is the same point for every thread count (its Jacobian coordinates may
  * differ). n = 0 gives the point at infinity.
  *
- * Returns 0, or -ENOMEM (r untouched) when the buckets and digit buffers,
- * about windows x 2^(window bits - 1) bucket points plus a few MiB, cannot
- * be allocated.
+ * Working memory, freed before returning: the buckets (up to 2^19 points,
+ * for the largest windows), the digits of up to 2^20 points at a time
+ * (4 bytes per window each: under 80 MiB) and a few MiB per thread.
+ * Returns 0, or -ENOMEM (r untouched) when that cannot be allocated.
  */
 #pragma once
 
