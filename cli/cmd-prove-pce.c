@@ -143,12 +143,19 @@ static int evaluate_pce(void *userdata, const fr_t *w, size_t n_vars, unsigned l
 }
 
 static int write_filecoin_proof(const char *path, const struct groth16_proof *proof) {
-        _cleanup_fclose_ FILE *f = NULL;
         uint8_t bytes[FILECOIN_PROOF_BYTES];
+        FILE *f;
+        bool ok;
 
         filecoin_proof_encode(bytes, proof);
         f = fopen(path, "we");
-        if (!f || fwrite(bytes, 1, sizeof(bytes), f) != sizeof(bytes) || fflush(f) != 0) {
+        if (!f) {
+                fprintf(stderr, "%s: cannot create the proof file: %m\n", path);
+                return -EIO;
+        }
+        ok = fwrite(bytes, 1, sizeof(bytes), f) == sizeof(bytes);
+        /* fclose() reports the write errors that buffering delayed. */
+        if (fclose(f) != 0 || !ok) {
                 fprintf(stderr, "%s: cannot write the proof: %m\n", path);
                 return -EIO;
         }

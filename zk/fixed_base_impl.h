@@ -35,57 +35,56 @@ static void FB_G(fixed_base_fill_window)(FB_TABLE_T *t, const FB_AFFINE_T *windo
         }
 }
 
+/* The table's rows, one window per task; tmp holds FIXED_BASE_CHUNK
+ * Jacobian points per thread. */
+static void FB_G(fixed_base_fill)(FB_TABLE_T *t, const FB_AFFINE_T *window_bases, FB_JAC_T *tmp,
+                                  unsigned threads) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+        for (unsigned w = 0; w < t->windows; w++) {
+                FB_AFFINE_T *row = t->table + (size_t)w * t->multiples_per_window;
+                FB_JAC_T *mine = tmp + (size_t)omp_get_thread_num() * FIXED_BASE_CHUNK;
+
+                FB_G(fixed_base_fill_window)(t, &window_bases[w], row, mine);
+        }
+}
+
 int FB_G(fixed_base_new)(FB_TABLE_T **ret, const FB_AFFINE_T *base, size_t n_scalars,
                          unsigned threads) {
-        _cleanup_free_ FB_AFFINE_T *window_bases = NULL;
-        _cleanup_free_ FB_TABLE_T *t = NULL;
+        const unsigned c = fixed_base_window_bits(n_scalars), windows = fixed_base_windows(c);
+        const size_t multiples = (size_t)1 << (c - 1);
+        FB_TABLE_T *t;
         FB_JAC_T b;
-        bool failed = false;
 
         assert(ret);
         assert(base);
+        if (!threads)
+                threads = zk_thread_count();
 
-        t = calloc(1, sizeof(*t));
-        if (!t)
+        _cleanup_free_ FB_AFFINE_T *table = malloc(windows * multiples * sizeof(FB_AFFINE_T));
+        _cleanup_free_ FB_AFFINE_T *window_bases = malloc(windows * sizeof(FB_AFFINE_T));
+        _cleanup_free_ FB_JAC_T *tmp = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
+        if (!table || !window_bases || !tmp)
                 return -ENOMEM;
-        t->window_bits = fixed_base_window_bits(n_scalars);
-        t->windows = fixed_base_windows(t->window_bits);
-        t->multiples_per_window = (size_t)1 << (t->window_bits - 1);
-        t->table = malloc(t->windows * t->multiples_per_window * sizeof(FB_AFFINE_T));
-        window_bases = malloc(t->windows * sizeof(FB_AFFINE_T));
-        if (!t->table || !window_bases) {
-                free(t->table);
-                return -ENOMEM;
-        }
 
         /* B_w = 2^(wc) P: a few hundred doublings, serial. */
         FB_G(jac_from_affine)(&b, base);
-        for (unsigned w = 0; w < t->windows; w++) {
+        for (unsigned w = 0; w < windows; w++) {
                 FB_G(jac_to_affine)(&window_bases[w], &b);
-                for (unsigned i = 0; i < t->window_bits; i++)
+                for (unsigned i = 0; i < c; i++)
                         FB_G(jac_dbl)(&b, &b);
         }
 
-#pragma omp parallel num_threads(threads ? threads : zk_thread_count())
-        {
-                _cleanup_free_ FB_JAC_T *tmp = malloc(FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
-
-                if (!tmp) {
-#pragma omp atomic write
-                        failed = true;
-                }
-#pragma omp for schedule(dynamic)
-                for (unsigned w = 0; w < t->windows; w++)
-                        if (tmp)
-                                FB_G(fixed_base_fill_window)
-                                (t, &window_bases[w],
-                                 t->table + (size_t)w * t->multiples_per_window, tmp);
-        }
-        if (failed) {
-                free(t->table);
+        t = malloc(sizeof(*t));
+        if (!t)
                 return -ENOMEM;
-        }
-        *ret = TAKE_PTR(t);
+        *t = (FB_TABLE_T){
+                .window_bits = c,
+                .windows = windows,
+                .multiples_per_window = multiples,
+                .table = TAKE_PTR(table),
+        };
+        FB_G(fixed_base_fill)(t, window_bases, tmp, threads);
+        *ret = t;
         return 0;
 }
 
@@ -102,27 +101,34 @@ static inline void FB_G(fixed_base_lookup)(FB_AFFINE_T *r, const FB_TABLE_T *t, 
                 FB_G(affine_neg)(r, &row[-d - 1]);
 }
 
+/* Thread-private buffers of the batch additions, one slice per thread. */
+typedef struct {
+        int32_t *digits;     /* FIXED_BASE_CHUNK * windows */
+        FB_AFFINE_T *add;    /* FIXED_BASE_CHUNK */
+        FB_FIELD_T *scratch; /* FIXED_BASE_CHUNK */
+} FB_G(fixed_base_buffers_t);
+
 /* One chunk: out[i] = scalars[i] P, window by window as batch additions. */
 static void FB_G(fixed_base_mul_chunk)(const FB_TABLE_T *t, FB_AFFINE_T *out, const fr_t *scalars,
-                                       size_t len, int32_t *digits, FB_AFFINE_T *add,
-                                       FB_FIELD_T *scratch) {
+                                       size_t len, const FB_G(fixed_base_buffers_t) * buf) {
         const unsigned windows = t->windows;
 
         for (size_t i = 0; i < len; i++) {
-                fixed_base_digits(digits + i * windows, &scalars[i], t->window_bits, windows);
-                FB_G(fixed_base_lookup)(&out[i], t, 0, digits[i * windows]);
+                int32_t *d = buf->digits + i * windows;
+
+                fixed_base_digits(d, &scalars[i], t->window_bits, windows);
+                FB_G(fixed_base_lookup)(&out[i], t, 0, d[0]);
         }
         for (unsigned w = 1; w < windows; w++) {
                 for (size_t i = 0; i < len; i++)
-                        FB_G(fixed_base_lookup)(&add[i], t, w, digits[i * windows + w]);
-                FB_G(affine_batch_add)(out, add, len, scratch);
+                        FB_G(fixed_base_lookup)(&buf->add[i], t, w, buf->digits[i * windows + w]);
+                FB_G(affine_batch_add)(out, buf->add, len, buf->scratch);
         }
 }
 
 int FB_G(fixed_base_mul)(const FB_TABLE_T *t, FB_AFFINE_T *out, const fr_t *scalars, size_t n,
                          unsigned threads) {
         const size_t chunks = (n + FIXED_BASE_CHUNK - 1) / FIXED_BASE_CHUNK;
-        bool failed = false;
 
         assert(t);
         assert(n == 0 || (out && scalars));
@@ -131,36 +137,62 @@ int FB_G(fixed_base_mul)(const FB_TABLE_T *t, FB_AFFINE_T *out, const fr_t *scal
         if (threads > chunks)
                 threads = chunks ? (unsigned)chunks : 1;
 
-#pragma omp parallel num_threads(threads)
-        {
-                _cleanup_free_ int32_t *digits =
-                        malloc(FIXED_BASE_CHUNK * t->windows * sizeof(int32_t));
-                _cleanup_free_ FB_AFFINE_T *add = malloc(FIXED_BASE_CHUNK * sizeof(FB_AFFINE_T));
-                _cleanup_free_ FB_FIELD_T *scratch = malloc(FIXED_BASE_CHUNK * sizeof(FB_FIELD_T));
-                bool ok = digits && add && scratch;
+        _cleanup_free_ int32_t *digits =
+                malloc(threads * FIXED_BASE_CHUNK * t->windows * sizeof(int32_t));
+        _cleanup_free_ FB_AFFINE_T *add = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_AFFINE_T));
+        _cleanup_free_ FB_FIELD_T *scratch =
+                malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_FIELD_T));
+        if (!digits || !add || !scratch)
+                return -ENOMEM;
 
-                if (!ok) {
-#pragma omp atomic write
-                        failed = true;
-                }
-#pragma omp for schedule(dynamic)
-                for (size_t c = 0; c < chunks; c++) {
-                        size_t first = c * FIXED_BASE_CHUNK;
-                        size_t len = n - first < FIXED_BASE_CHUNK ? n - first : FIXED_BASE_CHUNK;
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+        for (size_t c = 0; c < chunks; c++) {
+                const size_t me = (size_t)omp_get_thread_num() * FIXED_BASE_CHUNK;
+                const size_t first = c * FIXED_BASE_CHUNK;
+                const FB_G(fixed_base_buffers_t) buf = {
+                        .digits = digits + me * t->windows,
+                        .add = add + me,
+                        .scratch = scratch + me,
+                };
+                size_t len = n - first < FIXED_BASE_CHUNK ? n - first : FIXED_BASE_CHUNK;
 
-                        if (ok)
-                                FB_G(fixed_base_mul_chunk)
-                                (t, out + first, scalars + first, len, digits, add, scratch);
-                }
+                FB_G(fixed_base_mul_chunk)(t, out + first, scalars + first, len, &buf);
         }
-        return failed ? -ENOMEM : 0;
+        return 0;
+}
+
+/* (start + i step) P, with step P precomputed. */
+typedef struct {
+        const FB_AFFINE_T *base;
+        FB_AFFINE_T step_point;
+        const fr_t *start, *step;
+} FB_G(progression_t);
+
+/* out[first, end) of the progression, normalised FIXED_BASE_CHUNK at a time through tmp. */
+static void FB_G(progression_range)(const FB_G(progression_t) * p, FB_AFFINE_T *out, size_t first,
+                                    size_t end, FB_JAC_T *tmp) {
+        FB_JAC_T cur;
+        fr_t k;
+
+        /* one scalar multiplication for the first point, then one addition each */
+        progression_term(&k, p->start, p->step, first);
+        FB_G(jac_from_affine)(&cur, p->base);
+        FB_G(jac_mul_fr)(&cur, &cur, &k);
+        for (size_t c = first; c < end; c += FIXED_BASE_CHUNK) {
+                size_t len = end - c < FIXED_BASE_CHUNK ? end - c : FIXED_BASE_CHUNK;
+
+                for (size_t i = 0; i < len; i++) {
+                        tmp[i] = cur;
+                        FB_G(jac_add_affine)(&cur, &cur, &p->step_point);
+                }
+                FB_G(jac_batch_to_affine)(out + c, tmp, len);
+        }
 }
 
 int FB_G(arithmetic_progression)(FB_AFFINE_T *out, size_t n, const FB_AFFINE_T *base,
                                  const fr_t *start, const fr_t *step, unsigned threads) {
-        FB_AFFINE_T step_point;
+        FB_G(progression_t) p = {.base = base, .start = start, .step = step};
         FB_JAC_T b;
-        bool failed = false;
 
         assert(out || n == 0);
         assert(base && start && step);
@@ -169,41 +201,22 @@ int FB_G(arithmetic_progression)(FB_AFFINE_T *out, size_t n, const FB_AFFINE_T *
         if (threads > n / FIXED_BASE_CHUNK)
                 threads = n >= FIXED_BASE_CHUNK ? (unsigned)(n / FIXED_BASE_CHUNK) : 1;
 
+        _cleanup_free_ FB_JAC_T *tmp = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
+        if (!tmp)
+                return -ENOMEM;
         FB_G(jac_from_affine)(&b, base);
         FB_G(jac_mul_fr)(&b, &b, step);
-        FB_G(jac_to_affine)(&step_point, &b);
+        FB_G(jac_to_affine)(&p.step_point, &b);
 
-        /* Each thread one contiguous range: one scalar multiplication for its
-         * first point, then one addition per point. */
-#pragma omp parallel num_threads(threads)
-        {
-                _cleanup_free_ FB_JAC_T *tmp = malloc(FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
-                unsigned t = (unsigned)omp_get_thread_num(), nt = (unsigned)omp_get_num_threads();
-                size_t first = n * t / nt, end = n * (t + 1) / nt;
+        /* Each thread one contiguous range, so one scalar multiplication each. */
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+        for (unsigned t = 0; t < threads; t++) {
+                size_t first = n * t / threads, end = n * (t + 1) / threads;
 
-                if (!tmp) {
-#pragma omp atomic write
-                        failed = true;
-                } else if (first < end) {
-                        FB_JAC_T cur;
-                        fr_t k;
-
-                        progression_term(&k, start, step, first);
-                        FB_G(jac_from_affine)(&cur, base);
-                        FB_G(jac_mul_fr)(&cur, &cur, &k);
-                        for (size_t c = first; c < end; c += FIXED_BASE_CHUNK) {
-                                size_t len =
-                                        end - c < FIXED_BASE_CHUNK ? end - c : FIXED_BASE_CHUNK;
-
-                                for (size_t i = 0; i < len; i++) {
-                                        tmp[i] = cur;
-                                        FB_G(jac_add_affine)(&cur, &cur, &step_point);
-                                }
-                                FB_G(jac_batch_to_affine)(out + c, tmp, len);
-                        }
-                }
+                if (first < end)
+                        FB_G(progression_range)(&p, out, first, end, tmp + t * FIXED_BASE_CHUNK);
         }
-        return failed ? -ENOMEM : 0;
+        return 0;
 }
 
 #undef FB_G

@@ -104,32 +104,38 @@ struct groth16_keys *groth16_keys_free(struct groth16_keys *k) {
         return NULL;
 }
 
-int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth16_keys **ret) {
-        _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
-        size_t n_vars, n_private, n_h;
+/* The point arrays, at least one element each so that NULL only means failure. */
+static int keys_alloc_arrays(struct groth16_keys *k, size_t n_vars, size_t n_public, size_t n_h) {
+        const size_t n_private = n_vars - n_public - 1;
 
-        assert(circuit);
-        assert(ret);
-
-        n_vars = circuit->n_vars;
-        n_private = n_vars - circuit->n_public - 1;
-        n_h = groth16_h_bases(GROTH16_H_BELLPERSON, circuit->log_domain_size);
-        k = calloc(1, sizeof(*k));
-        if (!k)
-                return -ENOMEM;
-        /* At least one element each, so that NULL only means failure. */
         k->a = malloc(n_vars * sizeof(g1_affine_t));
         k->b1 = malloc(n_vars * sizeof(g1_affine_t));
         k->b2 = malloc(n_vars * sizeof(g2_affine_t));
         k->l = malloc((n_private ? n_private : 1) * sizeof(g1_affine_t));
         k->h = malloc((n_h ? n_h : 1) * sizeof(g1_affine_t));
-        k->ic = malloc((circuit->n_public + 1) * sizeof(g1_affine_t));
-        if (!k->a || !k->b1 || !k->b2 || !k->l || !k->h || !k->ic)
+        k->ic = malloc((n_public + 1) * sizeof(g1_affine_t));
+        return k->a && k->b1 && k->b2 && k->l && k->h && k->ic ? 0 : -ENOMEM;
+}
+
+int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth16_keys **ret) {
+        _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
+        size_t n_h;
+        int r;
+
+        assert(circuit);
+        assert(ret);
+
+        n_h = groth16_h_bases(GROTH16_H_BELLPERSON, circuit->log_domain_size);
+        k = calloc(1, sizeof(*k));
+        if (!k)
                 return -ENOMEM;
+        r = keys_alloc_arrays(k, circuit->n_vars, circuit->n_public, n_h);
+        if (r < 0)
+                return r;
 
         k->pk = (struct groth16_pk){
                 .h_convention = GROTH16_H_BELLPERSON,
-                .n_vars = n_vars,
+                .n_vars = circuit->n_vars,
                 .n_public = circuit->n_public,
                 .log_domain_size = circuit->log_domain_size,
                 .a = k->a,
@@ -265,10 +271,34 @@ static int qap_column_bounds(const struct sparse_matrix *const m[3], size_t n_va
  * evaluation the prover does. Each thread owns a range of columns and scans
  * every term, so no two threads write one element and nothing is copied.
  */
-static int qap_at_tau(const struct groth16_setup_circuit *c, const fr_t *lagrange, fr_t *u, fr_t *v,
-                      fr_t *w, unsigned threads) {
+/* u, v, w at tau: A, B, C's columns times the Lagrange basis. */
+struct qap_vectors {
+        fr_t *u, *v, *w;
+};
+
+static void qap_vectors_free(struct qap_vectors *q) {
+        free(q->u);
+        free(q->v);
+        free(q->w);
+        *q = (struct qap_vectors){0};
+}
+
+static int qap_vectors_alloc(struct qap_vectors *q, size_t n_vars) {
+        q->u = malloc(n_vars * sizeof(fr_t));
+        q->v = malloc(n_vars * sizeof(fr_t));
+        q->w = malloc(n_vars * sizeof(fr_t));
+        return q->u && q->v && q->w ? 0 : -ENOMEM;
+}
+
+/*
+ * u, v, w (A, B, C times the Lagrange basis): the transpose of the
+ * evaluation the prover does. Each thread owns a range of columns and scans
+ * every term, so no two threads write one element and nothing is copied.
+ */
+static int qap_columns_at_tau(const struct groth16_setup_circuit *c, const fr_t *lagrange,
+                              struct qap_vectors *q, unsigned threads) {
         const struct sparse_matrix *const m[3] = {c->a, c->b, c->c};
-        fr_t *const out[3] = {u, v, w};
+        fr_t *const out[3] = {q->u, q->v, q->w};
         _cleanup_free_ size_t *bounds = malloc((threads + 1) * sizeof(size_t));
         int r;
 
@@ -287,6 +317,33 @@ static int qap_at_tau(const struct groth16_setup_circuit *c, const fr_t *lagrang
                 }
         }
         return 0;
+}
+
+static size_t max_rows(const struct groth16_setup_circuit *c) {
+        size_t m = c->a->n_rows;
+
+        if (c->b->n_rows > m)
+                m = c->b->n_rows;
+        if (c->c->n_rows > m)
+                m = c->c->n_rows;
+        return m;
+}
+
+/* q = the Lagrange basis at tau through A, B, C. */
+static int qap_at_tau(const struct groth16_setup_circuit *c, const fr_t *tau, struct qap_vectors *q,
+                      const struct groth16_setup_options *o, unsigned threads) {
+        const size_t rows = max_rows(c);
+        _cleanup_free_ fr_t *lagrange = malloc((rows ? rows : 1) * sizeof(fr_t));
+        int r;
+
+        if (!lagrange)
+                return -ENOMEM;
+        groth16_setup_progress(o, "Lagrange basis at tau");
+        r = lagrange_at_tau(lagrange, rows, c->log_domain_size, tau, threads);
+        if (r < 0)
+                return r;
+        groth16_setup_progress(o, "u, v, w at tau");
+        return qap_columns_at_tau(c, lagrange, q, threads);
 }
 
 /* s_j = (beta u_j + alpha v_j + w_j) / (gamma for j <= n_public, else delta), into w. */
@@ -338,54 +395,60 @@ static void h_scalars(fr_t *out, size_t n_h, unsigned log_n, const struct groth1
         }
 }
 
-/* The G1 points: a, b1, ic, l, h, and alpha1, beta1, delta1. Frees u, v, w
- * as soon as they are used up. */
-static int setup_g1(struct groth16_keys *k, const struct groth16_setup_circuit *c,
-                    const struct groth16_toxic_waste *tw, fr_t **u, fr_t **v, fr_t **w,
-                    const struct groth16_setup_options *o, unsigned threads) {
-        _cleanup_(g1_fixed_base_freep) struct g1_fixed_base *g1 = NULL;
-        _cleanup_free_ fr_t *hs = NULL;
+/* The G1 table (sized for every G1 point of the key) and alpha1, beta1, delta1. */
+static int setup_g1_table(struct g1_fixed_base **ret, struct groth16_keys *k,
+                          const struct groth16_setup_circuit *c,
+                          const struct groth16_toxic_waste *tw, unsigned threads) {
         const size_t n_h = groth16_h_bases(GROTH16_H_BELLPERSON, c->log_domain_size);
         const fr_t secrets[3] = {tw->alpha, tw->beta, tw->delta};
         g1_affine_t secret_points[3];
         int r;
 
-        groth16_setup_progress(o, "G1 table");
-        r = g1_fixed_base_new(&g1, &G1_GENERATOR, 3 * c->n_vars + n_h, threads);
+        r = g1_fixed_base_new(ret, &G1_GENERATOR, 3 * c->n_vars + n_h, threads);
         if (r < 0)
                 return r;
-        r = g1_fixed_base_mul(g1, secret_points, secrets, 3, threads);
+        r = g1_fixed_base_mul(*ret, secret_points, secrets, 3, threads);
         if (r < 0)
                 return r;
         k->pk.alpha1 = k->vk.alpha1 = secret_points[0];
         k->pk.beta1 = secret_points[1];
         k->pk.delta1 = secret_points[2];
+        return 0;
+}
+
+/* a, b1, ic and l; q->w becomes the ic/l scalars. */
+static int setup_g1_wires(const struct g1_fixed_base *g1, struct groth16_keys *k,
+                          const struct groth16_setup_circuit *c,
+                          const struct groth16_toxic_waste *tw, struct qap_vectors *q,
+                          const struct groth16_setup_options *o, unsigned threads) {
+        int r;
 
         groth16_setup_progress(o, "a");
-        r = g1_fixed_base_mul(g1, k->a, *u, c->n_vars, threads);
+        r = g1_fixed_base_mul(g1, k->a, q->u, c->n_vars, threads);
         if (r < 0)
                 return r;
         groth16_setup_progress(o, "b_g1");
-        r = g1_fixed_base_mul(g1, k->b1, *v, c->n_vars, threads);
+        r = g1_fixed_base_mul(g1, k->b1, q->v, c->n_vars, threads);
         if (r < 0)
                 return r;
-
         groth16_setup_progress(o, "ic and l");
-        ic_l_scalars(c, tw, *u, *v, *w);
-        r = g1_fixed_base_mul(g1, k->ic, *w, c->n_public + 1, threads);
+        ic_l_scalars(c, tw, q->u, q->v, q->w);
+        r = g1_fixed_base_mul(g1, k->ic, q->w, c->n_public + 1, threads);
         if (r < 0)
                 return r;
-        r = g1_fixed_base_mul(g1, k->l, *w + c->n_public + 1, c->n_vars - c->n_public - 1, threads);
-        if (r < 0)
-                return r;
-        free(TAKE_PTR(*u));
-        free(TAKE_PTR(*v));
-        free(TAKE_PTR(*w));
+        return g1_fixed_base_mul(g1, k->l, q->w + c->n_public + 1, c->n_vars - c->n_public - 1,
+                                 threads);
+}
 
-        groth16_setup_progress(o, "h");
-        hs = malloc((n_h ? n_h : 1) * sizeof(fr_t));
+static int setup_g1_h(const struct g1_fixed_base *g1, struct groth16_keys *k,
+                      const struct groth16_setup_circuit *c, const struct groth16_toxic_waste *tw,
+                      const struct groth16_setup_options *o, unsigned threads) {
+        const size_t n_h = groth16_h_bases(GROTH16_H_BELLPERSON, c->log_domain_size);
+        _cleanup_free_ fr_t *hs = malloc((n_h ? n_h : 1) * sizeof(fr_t));
+
         if (!hs)
                 return -ENOMEM;
+        groth16_setup_progress(o, "h");
         h_scalars(hs, n_h, c->log_domain_size, tw, threads);
         return g1_fixed_base_mul(g1, k->h, hs, n_h, threads);
 }
@@ -414,24 +477,14 @@ static int setup_g2(struct groth16_keys *k, const struct groth16_setup_circuit *
         return g2_fixed_base_mul(g2, k->b2, v, c->n_vars, threads);
 }
 
-static size_t max_rows(const struct groth16_setup_circuit *c) {
-        size_t m = c->a->n_rows;
-
-        if (c->b->n_rows > m)
-                m = c->b->n_rows;
-        if (c->c->n_rows > m)
-                m = c->c->n_rows;
-        return m;
-}
-
 int groth16_setup(const struct groth16_setup_circuit *circuit,
                   const struct groth16_toxic_waste *toxic_waste,
                   const struct groth16_setup_options *options, struct groth16_keys **ret) {
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
-        _cleanup_free_ fr_t *lagrange = NULL, *u = NULL, *v = NULL, *w = NULL;
+        _cleanup_(g1_fixed_base_freep) struct g1_fixed_base *g1 = NULL;
+        _cleanup_(qap_vectors_free) struct qap_vectors q = {0};
         const struct groth16_toxic_waste *tw = toxic_waste;
         unsigned threads;
-        size_t rows;
         int r;
 
         assert(circuit);
@@ -449,28 +502,26 @@ int groth16_setup(const struct groth16_setup_circuit *circuit,
         r = groth16_keys_alloc(circuit, &k);
         if (r < 0)
                 return r;
-        rows = max_rows(circuit);
-        lagrange = malloc((rows ? rows : 1) * sizeof(fr_t));
-        u = malloc(circuit->n_vars * sizeof(fr_t));
-        v = malloc(circuit->n_vars * sizeof(fr_t));
-        w = malloc(circuit->n_vars * sizeof(fr_t));
-        if (!lagrange || !u || !v || !w)
-                return -ENOMEM;
+        r = qap_vectors_alloc(&q, circuit->n_vars);
+        if (r < 0)
+                return r;
+        r = qap_at_tau(circuit, &tw->tau, &q, options, threads);
+        if (r < 0)
+                return r;
 
-        groth16_setup_progress(options, "Lagrange basis at tau");
-        r = lagrange_at_tau(lagrange, rows, circuit->log_domain_size, &tw->tau, threads);
+        r = setup_g2(k, circuit, tw, q.v, options, threads);
         if (r < 0)
                 return r;
-        groth16_setup_progress(options, "u, v, w at tau");
-        r = qap_at_tau(circuit, lagrange, u, v, w, threads);
+        groth16_setup_progress(options, "G1 table");
+        r = setup_g1_table(&g1, k, circuit, tw, threads);
         if (r < 0)
                 return r;
-        free(TAKE_PTR(lagrange));
-
-        r = setup_g2(k, circuit, tw, v, options, threads);
+        r = setup_g1_wires(g1, k, circuit, tw, &q, options, threads);
         if (r < 0)
                 return r;
-        r = setup_g1(k, circuit, tw, &u, &v, &w, options, threads);
+        /* u, v, w are used up: give their memory back before h. */
+        qap_vectors_free(&q);
+        r = setup_g1_h(g1, k, circuit, tw, options, threads);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(k);
