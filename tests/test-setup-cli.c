@@ -41,17 +41,16 @@ static const char *path(const char *name) {
 }
 
 /* Runs cuzk with args (NULL-terminated), stdout and stderr to files; the exit status. */
-static int run(const char *first, ...) {
-        const char *argv[24] = {cuzk, first};
-        size_t argc = 2;
-        va_list ap;
+static int run_argv(const char *const *args) {
+        const char *argv[24] = {cuzk};
+        size_t argc = 1;
         pid_t pid;
         int status;
 
-        va_start(ap, first);
-        while (argc < ELEMENTSOF(argv) - 1 && (argv[argc] = va_arg(ap, const char *)))
+        while (argc < ELEMENTSOF(argv) - 1 && args[argc - 1]) {
+                argv[argc] = args[argc - 1];
                 argc++;
-        va_end(ap);
+        }
         argv[argc] = NULL;
 
         pid = fork();
@@ -69,6 +68,7 @@ static int run(const char *first, ...) {
         assert_true(WIFEXITED(status));
         return WEXITSTATUS(status);
 }
+#define run(...) run_argv((const char *const[]){__VA_ARGS__, NULL})
 
 /* Fails unless the file holds needle. */
 static void expect_in(const char *file, const char *needle) {
@@ -111,26 +111,24 @@ static void make_circuit(uint32_t n_rows, uint64_t seed, const char *pce_name,
 static void test_prove_verify(void **state) {
         (void)state;
         assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("c.params"), "--vk",
-                             path("c.vk"), "--seed", "c0ffee", NULL),
+                             path("c.vk"), "--seed", "c0ffee"),
                          0);
         expect_in(err_path, "for tests only");
         assert_int_equal(run("--verbose", "prove", "--pce", path("c.pce"), "--params",
                              path("c.params"), "--witness", path("c.wtns"), "--proof",
-                             path("c.proof"), "--public", path("public.json"), NULL),
+                             path("c.proof"), "--public", path("public.json")),
                          0);
         expect_in(err_path, "partition memory: predicted");
         assert_int_equal(file_size(path("c.proof")), 192);
-        assert_int_equal(run("verify", path("c.vk"), path("public.json"), path("c.proof"), NULL),
-                         0);
+        assert_int_equal(run("verify", path("c.vk"), path("public.json"), path("c.proof")), 0);
         expect_in(out_path, "OK");
 
         /* the snarkjs form of the proof */
         assert_int_equal(run("prove", "--pce", path("c.pce"), "--params", path("c.params"),
                              "--witness", path("c.wtns"), "--proof", path("proof.json"), "--format",
-                             "snarkjs", NULL),
+                             "snarkjs"),
                          0);
-        assert_int_equal(run("verify", path("c.vk"), path("public.json"), path("proof.json"), NULL),
-                         0);
+        assert_int_equal(run("verify", path("c.vk"), path("public.json"), path("proof.json")), 0);
 
         /* other public inputs */
         {
@@ -139,57 +137,53 @@ static void test_prove_verify(void **state) {
                 assert_non_null(f);
                 fputs("[\"1\", \"2\", \"3\", \"4\", \"5\"]\n", f);
         }
-        assert_int_equal(run("verify", path("c.vk"), path("other.json"), path("c.proof"), NULL), 1);
+        assert_int_equal(run("verify", path("c.vk"), path("other.json"), path("c.proof")), 1);
         expect_in(out_path, "INVALID");
 }
 
 static void test_timing_only(void **state) {
         (void)state;
         assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("t.params"), "--vk",
-                             path("t.vk"), "--timing-only", NULL),
+                             path("t.vk"), "--timing-only"),
                          0);
         assert_int_equal(run("prove", "--pce", path("c.pce"), "--params", path("t.params"),
                              "--witness", path("c.wtns"), "--proof", path("t.proof"), "--public",
-                             path("t-public.json"), NULL),
+                             path("t-public.json")),
                          0);
         expect_in(err_path, "timing-only SRS: the proof will not verify");
-        assert_int_equal(run("verify", path("t.vk"), path("t-public.json"), path("t.proof"), NULL),
-                         2);
+        assert_int_equal(run("verify", path("t.vk"), path("t-public.json"), path("t.proof")), 2);
         expect_in(err_path, "proof made with a timing-only SRS cannot be verified");
         /* refused whatever the proof: a valid one of the real key too */
-        assert_int_equal(run("verify", path("t.vk"), path("public.json"), path("c.proof"), NULL),
-                         2);
+        assert_int_equal(run("verify", path("t.vk"), path("public.json"), path("c.proof")), 2);
         /* and its proof does not verify under the real key */
-        assert_int_equal(run("verify", path("c.vk"), path("t-public.json"), path("t.proof"), NULL),
-                         1);
+        assert_int_equal(run("verify", path("c.vk"), path("t-public.json"), path("t.proof")), 1);
 }
 
 static void test_refusals(void **state) {
         (void)state;
         /* a witness of another circuit */
         assert_int_equal(run("prove", "--pce", path("c.pce"), "--params", path("c.params"),
-                             "--witness", path("d.wtns"), "--proof", path("x.proof"), NULL),
+                             "--witness", path("d.wtns"), "--proof", path("x.proof")),
                          2);
         expect_in(err_path, "the witness has");
         /* a key of another circuit */
         assert_int_equal(run("prove", "--pce", path("d.pce"), "--params", path("c.params"),
-                             "--witness", path("d.wtns"), "--proof", path("x.proof"), NULL),
+                             "--witness", path("d.wtns"), "--proof", path("x.proof")),
                          2);
         expect_in(err_path, "not its key");
-        assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("x.params"), NULL),
+        assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("x.params")), 2);
+        assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("x.params"), "--vk",
+                             path("x.vk"), "--seed", "xyz"),
                          2);
         assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("x.params"), "--vk",
-                             path("x.vk"), "--seed", "xyz", NULL),
-                         2);
-        assert_int_equal(run("setup", "--pce", path("c.pce"), "--params", path("x.params"), "--vk",
-                             path("x.vk"), "--seed", "01", "--timing-only", NULL),
+                             path("x.vk"), "--seed", "01", "--timing-only"),
                          2);
         assert_int_equal(run("prove", "--pce", path("c.pce"), "--params", path("c.params"),
                              "--witness", path("c.wtns"), "--proof", path("x.proof"), "--format",
-                             "json", NULL),
+                             "json"),
                          2);
         assert_int_equal(run("setup", "--pce", path("missing.pce"), "--params", path("x.params"),
-                             "--vk", path("x.vk"), NULL),
+                             "--vk", path("x.vk")),
                          2);
 }
 
