@@ -17,8 +17,9 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 
-/* Kill rounds before cg_kill gives up on a cgroup that keeps gaining processes. */
-#define CG_KILL_ROUNDS 64
+/* How long cg_kill waits, without cgroup.kill, for killed processes to leave the cgroup. */
+#define CG_KILL_TIMEOUT_USEC (5 * 1000 * 1000)
+#define CG_KILL_POLL_USEC (5 * 1000)
 
 static const struct {
         cg_controller_t bit;
@@ -213,19 +214,25 @@ static int kill_listed_pids(int cg_dirfd) {
         return n;
 }
 
-/* The pre-5.14 and v1 way: kill this cgroup's pids and then the children's. */
+/* The pre-5.14 and v1 way: kill this cgroup's pids until none is listed (SIGKILL takes
+ * effect when the target next runs; exited processes leave the list even as zombies), then
+ * the children's. */
 static int kill_by_listing(int cg_dirfd) {
         _cleanup_close_ int fd = -EBADF;
+        char path[PATH_MAX + 64];
         DIR *dir;
         struct dirent *entry;
         int r = 0;
 
-        for (int round = 0;; round++) {
+        for (long waited = 0;; waited += CG_KILL_POLL_USEC) {
                 r = kill_listed_pids(cg_dirfd);
                 if (r <= 0)
                         break;
-                if (round == CG_KILL_ROUNDS)
-                        return log_error_errno(EBUSY, "cgroup keeps gaining processes");
+                if (waited >= CG_KILL_TIMEOUT_USEC)
+                        return log_error_errno(
+                                EBUSY, "%d processes of %s survive SIGKILL", r,
+                                cg_path_for_message(cg_dirfd, ".", path, sizeof(path)));
+                usleep(CG_KILL_POLL_USEC);
         }
         if (r < 0)
                 return r;

@@ -41,7 +41,8 @@ int cg_move_pid(int cg_dirfd, pid_t pid);
 int cg_move_self_into(int own_dirfd, const char *name, int *ret_dirfd);
 
 /* Kills every process in the cgroup and its descendants: cgroup.kill (5.14+), otherwise
- * SIGKILL to each pid of cgroup.procs until it stays empty. */
+ * SIGKILL to each pid of cgroup.procs until the list is empty (waiting up to 5 s for the
+ * killed processes to exit; -EBUSY if some survive). */
 int cg_kill(int cg_dirfd);
 
 /* 1 when processes live in the cgroup or below (cgroup.events "populated"; v1: a pid in

@@ -90,7 +90,7 @@ int cg_v1_memory_read_oom_control(int cg_dirfd, cg_v1_oom_control_t *ret) {
 
 int cg_v1_memory_read_events(int cg_dirfd, cg_memory_events_t *ret) {
         cg_v1_oom_control_t oom;
-        uint64_t failcnt;
+        uint64_t failcnt, memsw_failcnt = 0;
         int r;
 
         assert(cg_dirfd >= 0);
@@ -99,10 +99,17 @@ int cg_v1_memory_read_events(int cg_dirfd, cg_memory_events_t *ret) {
         r = cg_v1_memory_failcnt(cg_dirfd, &failcnt);
         if (r < 0)
                 return r;
+        /* With swap accounting the memory+swap counter is charged first: a worker stopped
+         * by memory.memsw.limit_in_bytes never moves memory.failcnt. */
+        if (faccessat(cg_dirfd, "memory.memsw.failcnt", F_OK, 0) == 0) {
+                r = cg_read_u64(cg_dirfd, "memory.memsw.failcnt", &memsw_failcnt);
+                if (r < 0)
+                        return r;
+        }
         r = cg_v1_memory_read_oom_control(cg_dirfd, &oom);
         if (r < 0)
                 return r;
-        *ret = (cg_memory_events_t){.max = failcnt, .oom_kill = oom.oom_kill};
+        *ret = (cg_memory_events_t){.max = failcnt + memsw_failcnt, .oom_kill = oom.oom_kill};
         return 0;
 }
 

@@ -32,7 +32,8 @@ typedef struct cg_v1_oom_control {
 
 int cg_v1_memory_read_oom_control(int cg_dirfd, cg_v1_oom_control_t *ret);
 
-/* memory.events as far as v1 counts them: max = failcnt, oom_kill from oom_control. */
+/* memory.events as far as v1 counts them: max = memory.failcnt + memory.memsw.failcnt,
+ * oom_kill from oom_control. */
 int cg_v1_memory_read_events(int cg_dirfd, cg_memory_events_t *ret);
 
 /* An eventfd that counts OOM situations of the cgroup (cgroup.event_control on
