@@ -234,6 +234,7 @@ int api_client_start(struct api_client *client, const char *path, const void *bo
         nghttp2_data_provider provider;
         struct client_call *call;
         int32_t stream_id;
+        int r;
 
         assert(client);
         assert(path);
@@ -261,6 +262,11 @@ int api_client_start(struct api_client *client, const char *path, const void *bo
         call->next = client->calls;
         client->calls = call;
         *ret_call = stream_id;
+        /* Send now, as far as the socket takes it: the server may start on the
+         * call while this thread does something else before waiting. */
+        r = api_h2_flush(client->session);
+        if (r < 0)
+                client->broken = r;
         return 0;
 }
 
@@ -330,7 +336,9 @@ int api_client_wait(struct api_client *client, int32_t call_id, int timeout_ms,
                         break;
                 }
         }
-        if (call->done) {
+        /* A call reset on timeout is done too, but has no result to give; one
+         * answered just before the connection closed has. */
+        if (call->done && r != -ETIMEDOUT) {
                 r = 0;
                 *result = call->result;
                 call->result = (struct api_call_result){.grpc_status = -1};

@@ -354,13 +354,13 @@ static void call_dispatch(struct api_call *call) {
         request = protobuf_c_message_unpack(info->request, NULL, call->reader.message_length,
                                             call->reader.message);
         grpc_frame_reader_done(&call->reader);
+        call->state = CALL_HANDLING;
         if (!request) {
                 api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "malformed %s message",
                                 info->request->name);
                 return;
         }
 
-        call->state = CALL_HANDLING;
         r = handler_invoke(server, call, request);
         protobuf_c_message_free_unpacked(request, NULL);
         if (call->state != CALL_HANDLING)
