@@ -13,55 +13,68 @@
 #define SPMV_CHUNK_ROWS 4096
 
 /*
- * out[i] = row i of m times w. Inlined once per id width, so that the id
- * load is a plain load of a known size; +1 and -1 (ids 0 and 1) are an add
- * or a subtract, every other id a multiplication by its table value.
+ * Row i of m times w. Inlined once per id width, so that the id load is a
+ * plain load of a known size; +1 and -1 (ids 0 and 1) are an add or a
+ * subtract, every other id a multiplication by its table value.
  */
-static inline __attribute__((always_inline)) void spmv(const struct pce_matrix *m, uint32_t n_rows,
-                                                       const uint32_t id_bytes, const fr_t *w,
-                                                       fr_t *out) {
-#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
-        for (int64_t i = 0; i < (int64_t)n_rows; i++) {
-                fr_t acc, t;
+static inline __attribute__((always_inline)) void row_product(const struct pce_matrix *m,
+                                                              const uint32_t id_bytes, uint64_t i,
+                                                              const fr_t *w, fr_t *ret) {
+        fr_t acc, t;
 
-                fr_set_zero(&acc);
-                for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
-                        const fr_t *x = &w[m->col[k]];
-                        uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
-                                      : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
-                                                      : ((const uint32_t *)m->coeff_id)[k];
-                        if (id == PCE_COEFF_ID_ONE) {
-                                fr_add(&acc, &acc, x);
-                        } else if (id == PCE_COEFF_ID_MINUS_ONE) {
-                                fr_sub(&acc, &acc, x);
-                        } else {
-                                fr_mul(&t, &m->values[id], x);
-                                fr_add(&acc, &acc, &t);
-                        }
+        fr_set_zero(&acc);
+        for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
+                const fr_t *x = &w[m->col[k]];
+                uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
+                              : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
+                                              : ((const uint32_t *)m->coeff_id)[k];
+                if (id == PCE_COEFF_ID_ONE) {
+                        fr_add(&acc, &acc, x);
+                } else if (id == PCE_COEFF_ID_MINUS_ONE) {
+                        fr_sub(&acc, &acc, x);
+                } else {
+                        fr_mul(&t, &m->values[id], x);
+                        fr_add(&acc, &acc, &t);
                 }
-                out[i] = acc;
         }
+        *ret = acc;
 }
 
-static void evaluate_matrix(const struct pce_matrix *m, uint32_t n_rows, const fr_t *w,
-                            size_t domain_size, fr_t *out) {
-        switch (m->id_bytes) {
-        case 1:
-                spmv(m, n_rows, 1, w, out);
-                break;
-        case 2:
-                spmv(m, n_rows, 2, w, out);
-                break;
-        default:
-                spmv(m, n_rows, 4, w, out);
-                break;
+/* All three matrices in one pass over the rows: a row's A, B and C terms
+ * mostly read the same few wires, so the second and third reads hit the
+ * cache (the witness is far larger than the cache in real circuits). */
+static inline __attribute__((always_inline)) void
+spmv_fused(const struct pce *pce, const uint32_t id_bytes, const fr_t *w, fr_t *const out[3]) {
+#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
+        for (int64_t i = 0; i < (int64_t)pce->n_rows; i++)
+                for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                        row_product(&pce->m[k], id_bytes, (uint64_t)i, w, &out[k][i]);
+}
+
+static inline __attribute__((always_inline)) void spmv_one(const struct pce_matrix *m,
+                                                           uint32_t n_rows, const uint32_t id_bytes,
+                                                           const fr_t *w, fr_t *out) {
+#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
+        for (int64_t i = 0; i < (int64_t)n_rows; i++)
+                row_product(m, id_bytes, (uint64_t)i, w, &out[i]);
+}
+
+static void spmv_separate(const struct pce *pce, const fr_t *w, fr_t *const out[3]) {
+        for (size_t k = 0; k < PCE_N_MATRICES; k++) {
+                const struct pce_matrix *m = &pce->m[k];
+                if (m->id_bytes == 1)
+                        spmv_one(m, pce->n_rows, 1, w, out[k]);
+                else if (m->id_bytes == 2)
+                        spmv_one(m, pce->n_rows, 2, w, out[k]);
+                else
+                        spmv_one(m, pce->n_rows, 4, w, out[k]);
         }
-        memset(out + n_rows, 0, (domain_size - n_rows) * sizeof(fr_t));
 }
 
 int pce_evaluate(const struct pce *pce, const fr_t *w, size_t n_vars, unsigned log_domain_size,
                  fr_t *a, fr_t *b, fr_t *c) {
-        fr_t *out[PCE_N_MATRICES] = {a, b, c};
+        fr_t *const out[PCE_N_MATRICES] = {a, b, c};
+        uint32_t id_bytes;
         size_t domain_size;
 
         assert(pce);
@@ -71,8 +84,21 @@ int pce_evaluate(const struct pce *pce, const fr_t *w, size_t n_vars, unsigned l
             n_vars < pce->n_cols)
                 return -EINVAL;
         domain_size = (size_t)1 << log_domain_size;
+
+        /* One width for all three matrices is the rule (PoRep: 1 byte); a
+         * mix is evaluated matrix by matrix. */
+        id_bytes = pce->m[PCE_A].id_bytes;
+        if (pce->m[PCE_B].id_bytes != id_bytes || pce->m[PCE_C].id_bytes != id_bytes)
+                spmv_separate(pce, w, out);
+        else if (id_bytes == 1)
+                spmv_fused(pce, 1, w, out);
+        else if (id_bytes == 2)
+                spmv_fused(pce, 2, w, out);
+        else
+                spmv_fused(pce, 4, w, out);
+
         for (size_t k = 0; k < PCE_N_MATRICES; k++)
-                evaluate_matrix(&pce->m[k], pce->n_rows, w, domain_size, out[k]);
+                memset(out[k] + pce->n_rows, 0, (domain_size - pce->n_rows) * sizeof(fr_t));
         return 0;
 }
 

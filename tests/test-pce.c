@@ -2,7 +2,8 @@
 /*
  * circuits/pce.h in memory: compact coefficients round-trip (0, +1, -1, 2,
  * random values; 1-, 2- and 4-byte ids), the input rows, the evaluation
- * against a naive one on 1 and 2 threads, density bitmaps, the 0/1 split
+ * (fused, and matrix by matrix for mixed id widths) against a naive one on
+ * 1 and 2 threads, density bitmaps, the 0/1 split
  * of a witness, and the refusals.
  */
 #include <setjmp.h>
@@ -232,6 +233,13 @@ static void test_id_width_boundaries(void **state) {
                 assert_int_equal(pce->m[PCE_A].id_bytes, cases[c].id_bytes);
                 assert_int_equal(pce->m[PCE_B].id_bytes, 1);
                 assert_int_equal(pce_coeff_id(&pce->m[PCE_A], n - 1), n + 1);
+                /* Ids of mixed widths are evaluated matrix by matrix. */
+                {
+                        const struct sparse_matrix src[PCE_N_MATRICES] = {m, empty, empty};
+                        fr_t w;
+                        test_rng_fr(&w);
+                        check_evaluation(pce, src, &w);
+                }
                 sparse_free(&m);
                 sparse_free(&empty);
         }
