@@ -44,18 +44,13 @@ int cgt_log_count(void) {
         return log_count;
 }
 
-void cgt_assert_log_contains(const char *first, ...) {
-        va_list ap;
-
-        va_start(ap, first);
-        for (const char *s = first; s; s = va_arg(ap, const char *)) {
-                if (!strstr(log_last, s)) {
-                        print_error("log message '%s' lacks '%s'\n", log_last, s);
-                        va_end(ap);
+void cgt_assert_log_contains_all(const char *const *strings) {
+        for (; *strings; strings++) {
+                if (!strstr(log_last, *strings)) {
+                        print_error("log message '%s' lacks '%s'\n", log_last, *strings);
                         fail();
                 }
         }
-        va_end(ap);
 }
 
 void cgt_note_skip(const char *fmt, ...) {

@@ -31,8 +31,10 @@ void cgt_log_capture(void);
 void cgt_log_reset(void);
 const char *cgt_log_last(void);
 int cgt_log_count(void);
-/* Asserts that the latest message contains each of the NULL-terminated strings. */
-void cgt_assert_log_contains(const char *first, ...) __attribute__((sentinel));
+/* Asserts that the latest message contains each of the strings given. */
+#define cgt_assert_log_contains(...) \
+        cgt_assert_log_contains_all((const char *const[]){__VA_ARGS__, 0})
+void cgt_assert_log_contains_all(const char *const *strings);
 
 /* Marks the running case skipped (for the summary line) and skips it in cmocka. */
 #define cgt_skip(...)                       \

@@ -133,7 +133,7 @@ static void test_container_and_subtree_mounts(void **state) {
                                             "cgroup rw\n",
                                             "0::/docker/abcdef\n", "memory\n", &h),
                          -ENOENT);
-        cgt_assert_log_contains("/docker/abcdef", "outside the subtree /docker/abc", NULL);
+        cgt_assert_log_contains("/docker/abcdef", "outside the subtree /docker/abc");
 
         /* Octal escapes in mount points (space = \040). */
         assert_int_equal(cg_hierarchy_parse("40 30 0:37 / /mnt/cg\\040root rw - cgroup2 none rw\n",
@@ -148,9 +148,9 @@ static void test_malformed(void **state) {
 
         assert_int_equal(cg_hierarchy_parse("30 22 0:27 / /sys/fs/cgroup rw\n", "0::/\n", NULL, &h),
                          -EBADMSG);
-        cgt_assert_log_contains("Malformed mountinfo line", NULL);
+        cgt_assert_log_contains("Malformed mountinfo line");
         assert_int_equal(cg_hierarchy_parse(hybrid_mountinfo, "4 memory /x\n", NULL, &h), -EBADMSG);
-        cgt_assert_log_contains("Malformed /proc/self/cgroup line: 4 memory /x", NULL);
+        cgt_assert_log_contains("Malformed /proc/self/cgroup line: 4 memory /x");
         assert_int_equal(cg_hierarchy_parse("", "", NULL, &h), 0);
         assert_int_equal(h.kind, CG_HIERARCHY_NONE);
 }

@@ -341,8 +341,10 @@ static void test_v1_kill_by_listing(void **state) {
         cg_spawned_t sleepers[2];
         int victims;
 
+        if (geteuid() != 0)
+                cgt_skip("needs root");
         if (c->domain.enforcement != CG_ENFORCEMENT_V1_MEMORY)
-                cgt_skip("no v1 memory cgroup here");
+                cgt_skip("no writable v1 memory cgroup here");
         memory_case_create(c);
         assert_int_equal(cg_child_create(c->test_fd, "victims", &victims), 0);
         params.cgroup_dirfd = victims;
@@ -590,7 +592,7 @@ static void test_spawn_errors(void **state) {
         (void)state;
 
         assert_int_equal(cg_spawn(&params, &child), -ENOENT);
-        cgt_assert_log_contains("/nonexistent/cuzk-worker", "at exec", "No such file", NULL);
+        cgt_assert_log_contains("/nonexistent/cuzk-worker", "at exec", "No such file");
 
         /* A directory that is not a cgroup: the child cannot join it and says so. */
         assert_non_null(mkdtemp(dir));
@@ -599,7 +601,7 @@ static void test_spawn_errors(void **state) {
         params.path = "/bin/true";
         params.cgroup_dirfd = fd;
         assert_int_equal(cg_spawn(&params, &child), -ENOENT);
-        cgt_assert_log_contains("/bin/true", "joining the cgroup", NULL);
+        cgt_assert_log_contains("/bin/true", "joining the cgroup");
         close(fd);
         rmdir(dir);
 }
