@@ -476,7 +476,7 @@ static int check_structure(const char *path, const struct pce *pce, const struct
                         path, name, m->row_start[0], m->row_start[pce->n_rows], m->n_terms);
 #pragma omp parallel for schedule(static) reduction(min : bad_row) if (pce->n_rows >= 65536)
         for (uint64_t i = 0; i < pce->n_rows; i++)
-                if (m->row_start[i] > m->row_start[i + 1] && i < bad_row)
+                if (i < bad_row && m->row_start[i] > m->row_start[i + 1])
                         bad_row = i;
         if (bad_row != UINT64_MAX)
                 return log_error_errno(EBADMSG,

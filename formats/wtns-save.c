@@ -19,11 +19,13 @@
 /* Values converted per write: 32 MiB of output. */
 #define VALUES_PER_BATCH ((size_t)1 << 20)
 
-/* The temporary file until it is renamed (unlinked if it never is). */
+/* The temporary file until it is renamed (unlinked if it never is), and
+ * the conversion buffer. */
 struct tmp_file {
         char *path;
         FILE *f;
         int renamed;
+        uint8_t *buf;
 };
 
 static void tmp_file_done(struct tmp_file *t) {
@@ -32,6 +34,7 @@ static void tmp_file_done(struct tmp_file *t) {
         if (t->path && !t->renamed)
                 (void)unlink(t->path);
         free(t->path);
+        free(t->buf);
 }
 
 static void le32(uint8_t *p, uint32_t v) {
@@ -69,7 +72,6 @@ static size_t encode_preamble(uint8_t *out, uint32_t n_values) {
 
 int wtns_save(const char *path, const fr_t *values, uint32_t n_values) {
         _cleanup_(tmp_file_done) struct tmp_file t = {0};
-        _cleanup_free_ uint8_t *buf = NULL;
         uint8_t preamble[128];
         FILE *f;
         size_t n;
@@ -80,8 +82,8 @@ int wtns_save(const char *path, const fr_t *values, uint32_t n_values) {
 
         if (n_values == 0)
                 return log_error_errno(EINVAL, "%s: a witness needs at least the constant 1", path);
-        buf = malloc(VALUES_PER_BATCH * FR_BYTES);
-        if (!buf || asprintf(&t.path, "%s.tmp-XXXXXX", path) < 0) {
+        t.buf = malloc(VALUES_PER_BATCH * FR_BYTES);
+        if (!t.buf || asprintf(&t.path, "%s.tmp-XXXXXX", path) < 0) {
                 t.path = NULL;
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
         }
@@ -110,8 +112,8 @@ int wtns_save(const char *path, const fr_t *values, uint32_t n_values) {
                         n_values - start < VALUES_PER_BATCH ? n_values - start : VALUES_PER_BATCH;
 #pragma omp parallel for schedule(static) if (count >= 65536)
                 for (size_t i = 0; i < count; i++)
-                        fr_to_le_bytes(buf + i * FR_BYTES, &values[start + i]);
-                if (fwrite(buf, FR_BYTES, count, t.f) != count)
+                        fr_to_le_bytes(t.buf + i * FR_BYTES, &values[start + i]);
+                if (fwrite(t.buf, FR_BYTES, count, t.f) != count)
                         return log_error_errno(errno ? errno : EIO, "%s: cannot write %s: %m", path,
                                                t.path);
         }
