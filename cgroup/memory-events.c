@@ -34,20 +34,34 @@ void cg_memory_events_delta(const cg_memory_events_t *old, const cg_memory_event
         };
 }
 
+/* The file whose presence shows that the watched cgroup still exists. */
+static const char *counts_file(cg_events_source_t source) {
+        switch (source) {
+        case CG_EVENTS_V2_LOCAL:
+                return "memory.events.local";
+        case CG_EVENTS_V1:
+                return "memory.failcnt";
+        case CG_EVENTS_V2:
+                break;
+        }
+        return "memory.events";
+}
+
 static int read_counts(const cg_events_watch_t *watch, cg_memory_events_t *ret) {
         uint64_t wakeups;
-        int r;
 
+        /* A removed cgroup is a normal end for a watch, not an error worth a log line. */
+        if (faccessat(watch->cg_dirfd, counts_file(watch->source), F_OK, 0) < 0 &&
+            (errno == ENOENT || errno == ENODEV))
+                return -ENODEV;
         if (watch->source == CG_EVENTS_V1) {
                 /* Drain the eventfd so that it only wakes the loop for the next OOM. */
                 if (read(watch->fd, &wakeups, sizeof(wakeups)) < 0 && errno != EAGAIN)
                         return log_error_errno(errno, "Failed to read the OOM eventfd: %m");
-                r = cg_v1_memory_read_events(watch->cg_dirfd, ret);
-        } else
-                r = cg_memory_read_events_fd(watch->fd, watch->cg_dirfd,
-                                             watch->source == CG_EVENTS_V2_LOCAL, ret);
-        /* A removed cgroup's files answer ENODEV. */
-        return r;
+                return cg_v1_memory_read_events(watch->cg_dirfd, ret);
+        }
+        return cg_memory_read_events_fd(watch->fd, watch->cg_dirfd,
+                                        watch->source == CG_EVENTS_V2_LOCAL, ret);
 }
 
 int cg_events_watch_open(int cg_dirfd, cg_events_source_t source, cg_events_watch_t *ret) {
@@ -65,8 +79,7 @@ int cg_events_watch_open(int cg_dirfd, cg_events_source_t source, cg_events_watc
                 if (r < 0)
                         return r;
         } else {
-                const char *file =
-                        source == CG_EVENTS_V2_LOCAL ? "memory.events.local" : "memory.events";
+                const char *file = counts_file(source);
                 fd = openat(cg_dirfd, file, O_RDONLY | O_CLOEXEC);
                 if (fd < 0)
                         return log_error_errno(

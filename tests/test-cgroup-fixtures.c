@@ -423,6 +423,10 @@ static void test_events_watch_deltas(void **state) {
 
         cgt_write_file(fd, "memory.events", "garbage\n");
         assert_int_equal(cg_events_watch_update(&watch, &delta), -EBADMSG);
+
+        /* The cgroup went away (its files with it). */
+        assert_int_equal(unlinkat(fd, "memory.events", 0), 0);
+        assert_int_equal(cg_events_watch_update(&watch, &delta), -ENODEV);
         cg_events_watch_close(&watch);
         assert_int_equal(watch.fd, -EBADF);
 }
