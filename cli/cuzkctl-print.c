@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* How cuzkctl prints the daemon's answers: one fact per line, plain text. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzkctl.h"
+#include "common/cleanup.h"
+
+void ctl_format_bytes(char *buffer, size_t size, uint64_t bytes) {
+        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+        double value = (double)bytes;
+        size_t unit = 0;
+
+        while (value >= 1024.0 && unit + 1 < sizeof(units) / sizeof(units[0])) {
+                value /= 1024.0;
+                unit++;
+        }
+        if (unit == 0)
+                snprintf(buffer, size, "%" PRIu64 " B", bytes);
+        else
+                snprintf(buffer, size, "%.1f %s", value, units[unit]);
+}
+
+static const char *enum_name(const ProtobufCEnumDescriptor *descriptor, int value) {
+        const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(descriptor, value);
+
+        return v ? v->name : "?";
+}
+
+void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
+        char a[32], b[32];
+
+        fprintf(f, "uptime: %" PRIu64 " s\n", s->uptime_seconds);
+        fprintf(f, "proofs: %" PRIu64 " completed, %" PRIu64 " failed\n", s->total_proofs_completed,
+                s->total_proofs_failed);
+        ctl_format_bytes(a, sizeof(a), s->pinned_memory_bytes);
+        ctl_format_bytes(b, sizeof(b), s->pinned_memory_limit_bytes);
+        fprintf(f, "pinned memory: %s of %s\n", a, b);
+        if (s->memory_budget_bytes) {
+                ctl_format_bytes(a, sizeof(a), s->memory_reserved_bytes);
+                ctl_format_bytes(b, sizeof(b), s->memory_budget_bytes);
+                fprintf(f, "memory budget: %s reserved of %s%s\n", a, b,
+                        s->admission_paused ? ", admission paused by memory pressure" : "");
+        }
+        if (s->memory_enforcement[0])
+                fprintf(f, "memory enforcement: %s\n", s->memory_enforcement);
+        for (size_t i = 0; i < s->n_gpus; i++) {
+                const Cuzk__V1__GPUStatus *g = s->gpus[i];
+                ctl_format_bytes(a, sizeof(a), g->vram_free_bytes);
+                ctl_format_bytes(b, sizeof(b), g->vram_total_bytes);
+                fprintf(f, "gpu %u: %s, %s free of %s, ", g->ordinal, g->name, a, b);
+                if (g->current_job_id[0])
+                        fprintf(f, "running %s (%s)\n", g->current_job_id, g->current_proof_kind);
+                else
+                        fprintf(f, "idle\n");
+        }
+        for (size_t i = 0; i < s->n_loaded_srs; i++) {
+                const Cuzk__V1__SRSStatus *srs = s->loaded_srs[i];
+                ctl_format_bytes(a, sizeof(a), srs->size_bytes);
+                fprintf(f, "srs %s: %s, %s, %u references\n", srs->circuit_id,
+                        enum_name(&cuzk__v1__srsstatus__tier__descriptor, srs->tier), a,
+                        srs->ref_count);
+        }
+        for (size_t i = 0; i < s->n_queues; i++)
+                fprintf(f, "queue %s: %u pending, %u in progress\n", s->queues[i]->proof_kind,
+                        s->queues[i]->pending, s->queues[i]->in_progress);
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t length) {
+        _cleanup_fclose_ FILE *f = fopen(path, "we");
+
+        if (!f || fwrite(data, 1, length, f) != length || fflush(f) != 0) {
+                fprintf(stderr, "cuzkctl: cannot write the proof to %s: %s\n", path,
+                        strerror(errno));
+                return -errno;
+        }
+        return 0;
+}
+
+int ctl_print_result(FILE *f, const Cuzk__V1__AwaitProofResponse *r, const char *proof_path) {
+        fprintf(f, "job: %s\n", r->job_id);
+        fprintf(f, "status: %s\n",
+                enum_name(&cuzk__v1__await_proof_response__status__descriptor, r->status));
+        if (r->error_message[0])
+                fprintf(f, "error: %s\n", r->error_message);
+        if (r->status != CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED)
+                return CTL_EXIT_FAILED;
+        fprintf(f,
+                "time: queue %" PRIu64 " ms, srs load %" PRIu64 " ms, synthesis %" PRIu64
+                " ms, gpu %" PRIu64 " ms, total %" PRIu64 " ms\n",
+                r->queue_wait_ms, r->srs_load_ms, r->synthesis_ms, r->gpu_compute_ms, r->total_ms);
+        fprintf(f, "proof bytes: %zu\n", r->proof.len);
+        if (proof_path) {
+                if (write_file(proof_path, r->proof.data, r->proof.len) < 0)
+                        return CTL_EXIT_FAILED;
+        } else if (r->proof.len) {
+                fputs("proof: ", f);
+                for (size_t i = 0; i < r->proof.len; i++)
+                        fprintf(f, "%02x", r->proof.data[i]);
+                fputc('\n', f);
+        }
+        if (r->proof_json[0])
+                fprintf(f, "proof json: %s\n", r->proof_json);
+        if (r->public_json[0])
+                fprintf(f, "public json: %s\n", r->public_json);
+        return CTL_EXIT_OK;
+}
