@@ -16,11 +16,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +112,14 @@ static int child_main(int argc, char **argv) {
 }
 
 /* ---- helpers of the parent side ---------------------------------------------------- */
+
+static bool defined_x86_64(void) {
+#if defined(__x86_64__)
+        return true;
+#else
+        return false;
+#endif
+}
 
 static bool have_cap_sys_resource(void) {
         char status[8192], *cap;
@@ -454,6 +468,67 @@ static void test_v2_spawn_fork_fallback(void **state) {
         spawn_checked_into(c, "forked", false);
 }
 
+/* Makes clone3 fail with ENOSYS in this process, as Docker's default seccomp profile does. */
+static int block_clone3(void) {
+        struct sock_filter filter[] = {
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog program = {.len = sizeof(filter) / sizeof(filter[0]), .filter = filter};
+
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return -errno;
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) < 0)
+                return -errno;
+        return 0;
+}
+
+static void test_v2_spawn_clone3_enosys_falls_back(void **state) {
+        v2_case_t *c = *state;
+        char suffix[128];
+        char *child_argv[] = {"test-cgroup-real", "cgcheck", suffix, NULL};
+        int fd, status;
+        pid_t pid;
+
+        if (!defined_x86_64())
+                cgt_skip("the seccomp filter here is written for x86-64");
+        v2_case_create(c);
+        assert_int_equal(cg_child_create(c->test_fd, "seccomp", &fd), 0);
+        snprintf(suffix, sizeof(suffix), "/%s/seccomp", test_cgroup_name);
+        /* The filter stays with the process that installs it: a child of ours takes it. */
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                cg_spawn_params_t params = {.path = "/proc/self/exe",
+                                            .argv = child_argv,
+                                            .cgroup_dirfd = fd,
+                                            .cgroup_is_v2 = true,
+                                            .oom_score_adj = CG_OOM_SCORE_ADJ_INHERIT};
+                cg_spawned_t spawned;
+                int child_status;
+
+                if (block_clone3() < 0)
+                        _exit(10);
+                if (cg_spawn(&params, &spawned) < 0)
+                        _exit(11);
+                if (spawned.via_clone3)
+                        _exit(12);
+                if (waitpid(spawned.pid, &child_status, 0) != spawned.pid)
+                        _exit(13);
+                _exit(WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 14);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        /* 0: placed by fork + cgroup.procs after clone3 said ENOSYS; 4: wrong cgroup. */
+        assert_int_equal(WEXITSTATUS(status), CHILD_OK);
+        close(fd);
+}
+
 static void test_v2_kill_and_populated(void **state) {
         v2_case_t *c = *state;
         char *child_argv[] = {"test-cgroup-real", "sleep", NULL};
@@ -635,6 +710,7 @@ int main(int argc, char **argv) {
                 MEMORY_TEST(test_v1_kill_by_listing),
                 V2_TEST(test_v2_spawn_clone3),
                 V2_TEST(test_v2_spawn_fork_fallback),
+                V2_TEST(test_v2_spawn_clone3_enosys_falls_back),
                 V2_TEST(test_v2_kill_and_populated),
                 V2_TEST(test_v2_move_self_into_supervisor),
                 V2_TEST(test_v2_psi_trigger_gone),
