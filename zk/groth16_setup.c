@@ -395,16 +395,31 @@ static void h_scalars(fr_t *out, size_t n_h, unsigned log_n, const struct groth1
         }
 }
 
-/* The G1 table (sized for every G1 point of the key) and alpha1, beta1, delta1. */
+static size_t count_nonzero(const fr_t *x, size_t n) {
+        size_t count = 0;
+
+#pragma omp parallel for schedule(static) reduction(+ : count)
+        for (size_t i = 0; i < n; i++)
+                count += !fr_is_zero(&x[i]);
+        return count;
+}
+
+/* The G1 table and alpha1, beta1, delta1. The table is sized for the
+ * scalars that cost something: zeros (wires absent from A or B, most of
+ * B in a PoRep-shaped circuit) are all-zero digits. */
 static int setup_g1_table(struct g1_fixed_base **ret, struct groth16_keys *k,
                           const struct groth16_setup_circuit *c,
-                          const struct groth16_toxic_waste *tw, unsigned threads) {
+                          const struct groth16_toxic_waste *tw, const struct qap_vectors *q,
+                          unsigned threads) {
         const size_t n_h = groth16_h_bases(GROTH16_H_BELLPERSON, c->log_domain_size);
         const fr_t secrets[3] = {tw->alpha, tw->beta, tw->delta};
         g1_affine_t secret_points[3];
         int r;
 
-        r = g1_fixed_base_new(ret, &G1_GENERATOR, 3 * c->n_vars + n_h, threads);
+        const size_t n_scalars =
+                count_nonzero(q->u, c->n_vars) + count_nonzero(q->v, c->n_vars) + c->n_vars + n_h;
+
+        r = g1_fixed_base_new(ret, &G1_GENERATOR, n_scalars, threads);
         if (r < 0)
                 return r;
         r = g1_fixed_base_mul(*ret, secret_points, secrets, 3, threads);
@@ -463,7 +478,7 @@ static int setup_g2(struct groth16_keys *k, const struct groth16_setup_circuit *
         int r;
 
         groth16_setup_progress(o, "G2 table");
-        r = g2_fixed_base_new(&g2, &G2_GENERATOR, c->n_vars, threads);
+        r = g2_fixed_base_new(&g2, &G2_GENERATOR, count_nonzero(v, c->n_vars), threads);
         if (r < 0)
                 return r;
         r = g2_fixed_base_mul(g2, secret_points, secrets, 3, threads);
@@ -513,7 +528,7 @@ int groth16_setup(const struct groth16_setup_circuit *circuit,
         if (r < 0)
                 return r;
         groth16_setup_progress(options, "G1 table");
-        r = setup_g1_table(&g1, k, circuit, tw, threads);
+        r = setup_g1_table(&g1, k, circuit, tw, &q, threads);
         if (r < 0)
                 return r;
         r = setup_g1_wires(g1, k, circuit, tw, &q, options, threads);
