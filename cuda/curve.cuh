@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Short Weierstrass curves y^2 = x^3 + b (a = 0) over a field F, in the
+ * layouts of zk/g1.h: affine (x, y) with (0, 0) as infinity, and XYZZ
+ * (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is infinity, stored as
+ * (1, 1, 0, 0) like zk/). Written over F so that G2 (F = Fp2) can follow.
+ * Formulas from the Explicit-Formulas Database for XYZZ coordinates:
+ * madd-2008-s, add-2008-s, dbl-2008-s-1 and mdbl-2008-s-1 with a = 0;
+ * equal and opposite operands are detected and routed to doubling or
+ * infinity, so bucket sums are right for any input.
+ */
+#pragma once
+
+#include "field.cuh"
+
+namespace cuzk {
+
+template <class F> struct affine_point {
+        F x, y;
+
+        CUZK_HD bool is_infinity() const {
+                return x.is_zero() && y.is_zero();
+        }
+};
+
+template <class F> struct xyzz_point {
+        F x, y, zz, zzz;
+
+        CUZK_HD static xyzz_point infinity() {
+                xyzz_point r;
+                r.x = F::one();
+                r.y = F::one();
+                r.zz = F::zero();
+                r.zzz = F::zero();
+                return r;
+        }
+
+        CUZK_HD bool is_infinity() const {
+                return zz.is_zero();
+        }
+
+        /* 2 (x, y) for an affine point. */
+        CUZK_HD static xyzz_point double_affine(const F &x, const F &y) {
+                const F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
+                const F x2 = x.sqr(), m = x2.dbl() + x2;
+                xyzz_point r;
+                r.x = m.sqr() - s.dbl();
+                r.y = m * (s - r.x) - w * y;
+                r.zz = v;
+                r.zzz = w;
+                return r;
+        }
+
+        CUZK_HD void dbl() {
+                const F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
+                const F x2 = x.sqr(), m = x2.dbl() + x2;
+                const F x3 = m.sqr() - s.dbl();
+                y = m * (s - x3) - w * y;
+                x = x3;
+                zz = zz * v;
+                zzz = zzz * w;
+        }
+
+        /* this += (px, py), or this -= it when negate; (0, 0) adds nothing. */
+        CUZK_HD void add_affine(const affine_point<F> &p, bool negate) {
+                if (p.is_infinity())
+                        return;
+                const F py = negate ? p.y.neg() : p.y;
+                if (is_infinity()) {
+                        x = p.x;
+                        y = py;
+                        zz = F::one();
+                        zzz = F::one();
+                        return;
+                }
+                const F u2 = p.x * zz, s2 = py * zzz;
+                const F pd = u2 - x, r = s2 - y;
+                if (pd.is_zero()) {
+                        if (r.is_zero())
+                                *this = double_affine(p.x, py);
+                        else
+                                *this = infinity();
+                        return;
+                }
+                const F pp = pd.sqr(), ppp = pd * pp, q = x * pp;
+                const F x3 = r.sqr() - ppp - q.dbl();
+                y = r * (q - x3) - y * ppp;
+                x = x3;
+                zz = zz * pp;
+                zzz = zzz * ppp;
+        }
+
+        CUZK_HD void add(const xyzz_point &b) {
+                if (b.is_infinity())
+                        return;
+                if (is_infinity()) {
+                        *this = b;
+                        return;
+                }
+                const F u1 = x * b.zz, u2 = b.x * zz, s1 = y * b.zzz, s2 = b.y * zzz;
+                const F pd = u2 - u1, r = s2 - s1;
+                if (pd.is_zero()) {
+                        if (r.is_zero())
+                                dbl();
+                        else
+                                *this = infinity();
+                        return;
+                }
+                const F pp = pd.sqr(), ppp = pd * pp, q = u1 * pp;
+                const F x3 = r.sqr() - ppp - q.dbl();
+                y = r * (q - x3) - s1 * ppp;
+                x = x3;
+                zz = zz * b.zz * pp;
+                zzz = zzz * b.zzz * ppp;
+        }
+};
+
+using g1_affine_dev = affine_point<fp_dev>;
+using g1_xyzz_dev = xyzz_point<fp_dev>;
+
+static_assert(sizeof(g1_affine_dev) == 96, "g1_affine_dev must match g1_affine_t");
+static_assert(sizeof(g1_xyzz_dev) == 192, "g1_xyzz_dev must match g1_xyzz_t");
+
+} // namespace cuzk

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Emulation test: the device code of cuda/ (field arithmetic, curve
+ * formulas, NTT passes, MSM steps) compiled for the host, where its carry
+ * chains run in C (carry.cuh), and checked against zk/ bit for bit. Needs
+ * no GPU; the device self-test (selftest.c) then only has to confirm the
+ * PTX mapping and the launches. One PASS/FAIL line per case.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include "cuda/field.cuh"
+#include "cuda/msm_steps.cuh"
+#include "cuda/ntt_run.cuh"
+
+extern "C" {
+#include "zk/fp.h"
+#include "zk/fr.h"
+#include "zk/g1.h"
+#include "zk/msm.h"
+#include "zk/ntt.h"
+}
+#include <algorithm>
+#include <numeric>
+
+using namespace cuzk;
+
+static int failures;
+
+static void report(bool ok, const char *what) {
+        printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+        if (!ok)
+                failures++;
+}
+
+static uint64_t rng_state = 0x6a09e667f3bcc908ull;
+static uint64_t rng_u64() {
+        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+}
+
+static void random_fr(fr_t *r) {
+        uint64_t k[FR_LIMBS];
+        do {
+                for (int i = 0; i < FR_LIMBS; i++)
+                        k[i] = rng_u64();
+                k[FR_LIMBS - 1] >>= 1;
+        } while (!fr_from_canonical(r, k));
+}
+
+static void random_fp(fp_t *r) {
+        uint64_t k[FP_LIMBS];
+        do {
+                for (int i = 0; i < FP_LIMBS; i++)
+                        k[i] = rng_u64();
+                k[FP_LIMBS - 1] >>= 3;
+        } while (!fp_from_canonical(r, k));
+}
+
+template <class D, class H> static D to_dev(const H &h) {
+        static_assert(sizeof(D) == sizeof(H), "layouts differ");
+        D d;
+        memcpy(&d, &h, sizeof(d));
+        return d;
+}
+
+template <class D, class H> static bool same(const D &d, const H &h) {
+        static_assert(sizeof(D) == sizeof(H), "layouts differ");
+        return memcmp(&d, &h, sizeof(d)) == 0;
+}
+
+/* Random values plus the edge cases 0, 1 and m - 1. */
+#define FIELD_TEST(NAME, DEV, HOST, RANDOM, PREFIX)                              \
+        static void NAME(void) {                                                 \
+                bool ok_mul = true, ok_add = true, ok_sub = true, ok_neg = true; \
+                for (int i = 0; i < 20000; i++) {                                \
+                        HOST a, b, r;                                            \
+                        RANDOM(&a);                                              \
+                        RANDOM(&b);                                              \
+                        if (i == 0)                                              \
+                                PREFIX##_set_zero(&a);                           \
+                        if (i == 1)                                              \
+                                PREFIX##_set_one(&b);                            \
+                        if (i == 2) {                                            \
+                                PREFIX##_set_one(&a);                            \
+                                PREFIX##_neg(&a, &a);                            \
+                                b = a;                                           \
+                        }                                                        \
+                        const DEV da = to_dev<DEV>(a), db = to_dev<DEV>(b);      \
+                        PREFIX##_mul(&r, &a, &b);                                \
+                        ok_mul &= same(da * db, r);                              \
+                        PREFIX##_add(&r, &a, &b);                                \
+                        ok_add &= same(da + db, r);                              \
+                        PREFIX##_sub(&r, &a, &b);                                \
+                        ok_sub &= same(da - db, r);                              \
+                        PREFIX##_neg(&r, &a);                                    \
+                        ok_neg &= same(da.neg(), r);                             \
+                }                                                                \
+                report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");         \
+                report(ok_add, #PREFIX " add");                                  \
+                report(ok_sub, #PREFIX " sub");                                  \
+                report(ok_neg, #PREFIX " neg");                                  \
+        }
+FIELD_TEST(test_fr_arith, fr_dev, fr_t, random_fr, fr)
+FIELD_TEST(test_fp_arith, fp_dev, fp_t, random_fp, fp)
+
+static void test_fr_canonical_and_pow(void) {
+        bool ok_canon = true, ok_pow = true;
+        for (int i = 0; i < 1000; i++) {
+                fr_t a, p;
+                uint64_t canon[FR_LIMBS], e = rng_u64() >> (i % 64);
+                random_fr(&a);
+                fr_to_canonical(canon, &a);
+                ok_canon &= same(to_dev<fr_dev>(a) * fr_dev::raw_one(), canon);
+                fr_pow(&p, &a, &e, 1);
+                ok_pow &= same(to_dev<fr_dev>(a).pow_u64(e), p);
+        }
+        report(ok_canon, "fr to canonical by raw one");
+        report(ok_pow, "fr pow_u64");
+}
+
+/* A pow_table built on the host by the device's entry function. */
+struct host_pow_table {
+        std::vector<fr_dev> data;
+        pow_table table;
+
+        explicit host_pow_table(const pow_spec &s) : data(s.entries()) {
+                const fr_dev c = to_dev<fr_dev>(s.c), g = to_dev<fr_dev>(s.g);
+                const fr_dev g_step = to_dev<fr_dev>(s.g_step);
+                for (uint32_t i = 0; i < s.entries(); i++)
+                        data[i] = pow_table_entry(c, g, g_step, s.lo_count, i);
+                table.lo = data.data();
+                table.hi = data.data() + s.lo_count;
+                table.lo_bits = s.lo_bits;
+        }
+};
+
+/* Runs each block of a launch in turn, as one thread. */
+struct emu_ntt_backend {
+        fr_dev *data;
+
+        void pass(const ntt_pass_params &p, uint64_t blocks, uint32_t threads) {
+                std::vector<fr_dev> sh(1u << NTT_BLOCK_LOG), tw(1u << (NTT_PASS_MAX_K - 1));
+                (void)threads;
+                for (uint64_t b = 0; b < blocks; b++)
+                        ntt_pass_block(p, data, b, 0, 1, sh.data(), tw.data(), [] {});
+        }
+
+        void bit_reverse(unsigned log_n) {
+                if (log_n < 2 * NTT_BITREV_TILE) {
+                        for (uint32_t i = 0; i < (1u << log_n); i++)
+                                ntt_bitrev_swap(data, log_n, i);
+                        return;
+                }
+                std::vector<fr_dev> sh(2u << (2 * NTT_BITREV_TILE));
+                for (uint32_t mid = 0; mid < (1u << (log_n - 2 * NTT_BITREV_TILE)); mid++)
+                        ntt_bitrev_block(data, log_n, mid, 0, 1, sh.data(), [] {});
+        }
+};
+
+static void emu_ntt(fr_dev *data, unsigned log_n, ntt_roots_t roots, ntt_kind kind,
+                    ntt_dev_order order, const fr_t *shift, unsigned max_k) {
+        const ntt_specs specs = ntt_make_specs(log_n, roots, kind, order, shift);
+        host_pow_table omega(specs.omega), pre(specs.pre), post(specs.post);
+        ntt_tables tables;
+        tables.omega = omega.table;
+        tables.pre = {specs.pre_mode, pre.table};
+        tables.post = {specs.post_mode, post.table};
+        emu_ntt_backend backend = {data};
+        ntt_run(backend, log_n, order, tables, max_k);
+}
+
+static void cpu_ntt(const ntt_domain_t *d, fr_t *a, ntt_kind kind, ntt_dev_order order,
+                    const fr_t *shift) {
+        const ntt_order_t o = order == NTT_DEV_NN   ? NTT_ORDER_NN
+                              : order == NTT_DEV_NR ? NTT_ORDER_NR
+                                                    : NTT_ORDER_RN;
+        switch (kind) {
+        case NTT_KIND_FORWARD:
+                ntt_forward(d, a, o);
+                break;
+        case NTT_KIND_INVERSE:
+                ntt_inverse(d, a, o);
+                break;
+        case NTT_KIND_COSET_FORWARD:
+                ntt_coset_forward(d, a, shift, o);
+                break;
+        case NTT_KIND_COSET_INVERSE:
+                ntt_coset_inverse(d, a, shift, o);
+                break;
+        }
+}
+
+static const char *const kind_names[] = {"forward", "inverse", "coset-forward", "coset-inverse"};
+static const char *const order_names[] = {"NN", "NR", "RN"};
+
+/* Every kind and order at every size up to max_log, both conventions,
+ * with passes of at most max_k stages. */
+static void test_ntt(unsigned max_log, unsigned max_k) {
+        for (unsigned log_n = 0; log_n <= max_log; log_n++) {
+                const size_t n = (size_t)1 << log_n;
+                bool ok = true;
+                for (int roots = 0; roots < 2; roots++) {
+                        ntt_domain_t *d = NULL;
+                        if (ntt_domain_new(&d, log_n, (ntt_roots_t)roots) < 0) {
+                                report(false, "ntt_domain_new");
+                                return;
+                        }
+                        for (int kind = 0; kind < 4; kind++)
+                                for (int order = 0; order < 3; order++) {
+                                        std::vector<fr_t> ref(n);
+                                        std::vector<fr_dev> dev(n);
+                                        fr_t shift;
+                                        random_fr(&shift);
+                                        if (roots == NTT_ROOTS_BELLPERSON)
+                                                fr_from_u64(&shift, NTT_COSET_GENERATOR);
+                                        for (size_t i = 0; i < n; i++) {
+                                                random_fr(&ref[i]);
+                                                dev[i] = to_dev<fr_dev>(ref[i]);
+                                        }
+                                        cpu_ntt(d, ref.data(), (ntt_kind)kind, (ntt_dev_order)order,
+                                                &shift);
+                                        emu_ntt(dev.data(), log_n, (ntt_roots_t)roots,
+                                                (ntt_kind)kind, (ntt_dev_order)order, &shift,
+                                                max_k);
+                                        const bool same_all = memcmp(dev.data(), ref.data(),
+                                                                     n * sizeof(fr_t)) == 0;
+                                        if (!same_all)
+                                                printf("  mismatch: 2^%u %s %s %s\n", log_n,
+                                                       roots ? "bellperson" : "snarkjs",
+                                                       kind_names[kind], order_names[order]);
+                                        ok &= same_all;
+                                }
+                        ntt_domain_free(d);
+                }
+                char what[96];
+                snprintf(
+                        what, sizeof(what),
+                        "ntt 2^%u, passes of <= %u stages: 4 kinds x 3 orders x 2 root conventions",
+                        log_n, max_k);
+                report(ok, what);
+        }
+}
+
+/* ---- curve ---- */
+
+static void random_g1(g1_affine_t *r) {
+        fr_t k;
+        g1_jac_t p;
+        random_fr(&k);
+        g1_jac_from_affine(&p, &G1_GENERATOR);
+        g1_jac_mul_fr(&p, &p, &k);
+        g1_jac_to_affine(r, &p);
+}
+
+static bool xyzz_matches(const g1_xyzz_dev &d, const g1_xyzz_t &h) {
+        g1_xyzz_t copy;
+        g1_jac_t a, b;
+        memcpy(&copy, &d, sizeof(copy));
+        g1_xyzz_to_jac(&a, &copy);
+        g1_xyzz_to_jac(&b, &h);
+        return g1_jac_equal(&a, &b);
+}
+
+/* The device formulas against zk/'s, with equal, opposite and infinite
+ * operands. */
+static void test_curve(void) {
+        bool ok_madd = true, ok_add = true, ok_dbl = true;
+        for (int i = 0; i < 200; i++) {
+                g1_affine_t p, q;
+                g1_xyzz_t hp, hacc;
+                random_g1(&p);
+                random_g1(&q);
+                if (i % 5 == 1)
+                        q = p; /* doubling path */
+                if (i % 5 == 2)
+                        g1_affine_neg(&q, &p); /* opposite */
+                if (i % 5 == 3)
+                        g1_affine_set_infinity(&q);
+                const bool negate = i % 2;
+                g1_xyzz_from_affine(&hacc, &p);
+                g1_xyzz_dbl(&hacc, &hacc); /* make Z non-trivial */
+                g1_xyzz_from_affine(&hp, &p);
+                g1_xyzz_dev acc;
+                memcpy(&acc, &hacc, sizeof(acc));
+                g1_affine_dev dq = to_dev<g1_affine_dev>(q);
+                g1_affine_t qq = q;
+                if (negate)
+                        g1_affine_neg(&qq, &q);
+                /* madd */
+                g1_xyzz_dev d = acc;
+                g1_xyzz_t h = hacc;
+                d.add_affine(dq, negate);
+                g1_xyzz_add_affine(&h, &h, &qq);
+                ok_madd &= xyzz_matches(d, h);
+                /* madd onto the same point twice: 2P + P, then into infinity */
+                g1_xyzz_dev e = g1_xyzz_dev::infinity();
+                e.add_affine(to_dev<g1_affine_dev>(p), false);
+                e.add_affine(to_dev<g1_affine_dev>(p), false);
+                g1_xyzz_t he;
+                g1_xyzz_from_affine(&he, &p);
+                g1_xyzz_dbl(&he, &he);
+                ok_madd &= xyzz_matches(e, he);
+                /* full add: acc + (q as xyzz with its own Z) */
+                g1_xyzz_t hq;
+                g1_xyzz_from_affine(&hq, &qq);
+                g1_xyzz_dbl(&hq, &hq);
+                g1_xyzz_dev dq2;
+                memcpy(&dq2, &hq, sizeof(dq2));
+                d = acc;
+                d.add(dq2);
+                g1_xyzz_add(&h, &hacc, &hq);
+                ok_add &= xyzz_matches(d, h);
+                d = acc;
+                d.add(acc); /* equal operands */
+                g1_xyzz_dbl(&h, &hacc);
+                ok_add &= xyzz_matches(d, h);
+                d = acc;
+                d.dbl();
+                ok_dbl &= xyzz_matches(d, h);
+        }
+        report(ok_madd, "g1 xyzz mixed add (random, equal, opposite, infinity, negated)");
+        report(ok_add, "g1 xyzz add");
+        report(ok_dbl, "g1 xyzz dbl");
+}
+
+/* ---- MSM ---- */
+
+/* Runs each step over its items in turn; std::stable_sort and a prefix
+ * sum stand in for CUB. */
+struct emu_msm_backend {
+        template <class Step> int launch(const Step &step, uint64_t count) {
+                for (uint64_t i = 0; i < count; i++)
+                        step(i);
+                return 0;
+        }
+        int zero(void *p, size_t bytes) {
+                memset(p, 0, bytes);
+                return 0;
+        }
+        int sort(uint32_t *&keys, uint32_t *&keys_alt, uint32_t *&vals, uint32_t *&vals_alt,
+                 uint64_t count, unsigned bits) {
+                std::vector<uint64_t> order(count);
+                for (uint64_t i = 0; i < count; i++) {
+                        if (keys[i] >> bits)
+                                return -EINVAL; /* a key the radix sort would not order */
+                        order[i] = i;
+                }
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](uint64_t a, uint64_t b) { return keys[a] < keys[b]; });
+                for (uint64_t i = 0; i < count; i++) {
+                        keys_alt[i] = keys[order[i]];
+                        vals_alt[i] = vals[order[i]];
+                }
+                std::swap(keys, keys_alt);
+                std::swap(vals, vals_alt);
+                return 0;
+        }
+        int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count) {
+                uint32_t sum = 0;
+                for (uint64_t i = 0; i < count; i++) {
+                        const uint32_t v = in[i];
+                        out[i] = sum;
+                        sum += v;
+                }
+                return 0;
+        }
+};
+
+static int emu_msm(g1_jac_t *r, const msm_config &cfg, const g1_affine_t *points,
+                   const fr_t *scalars) {
+        const msm_sizes z = msm_make_sizes(cfg);
+        std::vector<fr_dev> sc(cfg.n), canonical(cfg.n);
+        std::vector<g1_affine_dev> pts(cfg.n);
+        std::vector<uint32_t> k0(z.keys), k1(z.keys), v0(z.keys), v1(z.keys);
+        std::vector<uint32_t> start(z.per_bucket), end(z.per_bucket), sc_(z.per_bucket),
+                sf(z.per_bucket);
+        std::vector<g1_xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
+                weighted(z.chunks), windows(cfg.windows);
+        memcpy(sc.data(), scalars, cfg.n * sizeof(fr_t));
+        memcpy(pts.data(), points, cfg.n * sizeof(g1_affine_t));
+        msm_buffers buf = {canonical.data(), k0.data(),       k1.data(),     v0.data(),
+                           v1.data(),        start.data(),    end.data(),    sc_.data(),
+                           sf.data(),        p0.data(),       p1.data(),     buckets.data(),
+                           sums.data(),      weighted.data(), windows.data()};
+        emu_msm_backend be;
+        int rc = msm_run(be, cfg, buf, sc.data(), pts.data());
+        if (rc < 0)
+                return rc;
+        std::vector<g1_xyzz_t> host(cfg.windows);
+        memcpy(host.data(), windows.data(), cfg.windows * sizeof(g1_xyzz_t));
+        msm_combine_windows(r, cfg, host.data());
+        return 0;
+}
+
+static bool jac_same_affine(const g1_jac_t *a, const g1_jac_t *b) {
+        g1_affine_t x, y;
+        g1_jac_to_affine(&x, a);
+        g1_jac_to_affine(&y, b);
+        return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+enum scalar_shape { SCALARS_RANDOM, SCALARS_ZERO_ONE, SCALARS_SMALL, SCALARS_EQUAL };
+
+static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
+        fr_t same;
+        random_fr(&same);
+        for (size_t i = 0; i < n; i++) {
+                switch (shape) {
+                case SCALARS_RANDOM:
+                        random_fr(&s[i]);
+                        break;
+                case SCALARS_ZERO_ONE: /* 3 of 4 are 0 or 1, like a witness */
+                        if (rng_u64() % 4)
+                                fr_from_u64(&s[i], rng_u64() % 2);
+                        else
+                                random_fr(&s[i]);
+                        break;
+                case SCALARS_SMALL: /* -3 .. 3: every digit's sign and the top carry */
+                        fr_from_u64(&s[i], rng_u64() % 4);
+                        if (rng_u64() % 2)
+                                fr_neg(&s[i], &s[i]);
+                        break;
+                case SCALARS_EQUAL:
+                        s[i] = same;
+                        break;
+                }
+        }
+}
+
+static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t c,
+                          uint32_t seg_first, uint32_t seg_next, uint32_t group, bool duplicates) {
+        std::vector<g1_affine_t> points(n);
+        std::vector<fr_t> scalars(n);
+        for (size_t i = 0; i < n; i++) {
+                if (duplicates && i % 3 == 2)
+                        points[i] = points[i / 3];
+                else
+                        random_g1(&points[i]);
+        }
+        if (n > 4)
+                g1_affine_set_infinity(&points[n / 2]);
+        make_scalars(scalars.data(), n, shape);
+
+        msm_config cfg = msm_make_config(n);
+        if (c) {
+                cfg.c = c;
+                cfg.seg_first = seg_first;
+                cfg.seg_next = seg_next;
+                cfg.group = group;
+                msm_config_refresh(&cfg);
+        }
+        g1_jac_t expect, got;
+        int rc = g1_msm_fr(&expect, points.data(), scalars.data(), n, 1);
+        int rc2 = emu_msm(&got, cfg, points.data(), scalars.data());
+        char what[160];
+        snprintf(what, sizeof(what), "msm %s n=%zu c=%u windows=%u group=%u M=%u/%u levels=%u",
+                 name, n, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next, cfg.levels);
+        report(rc == 0 && rc2 == 0 && jac_same_affine(&expect, &got), what);
+}
+
+static void test_msm(void) {
+        test_msm_case("random", 1, SCALARS_RANDOM, 0, 0, 0, 0, false);
+        test_msm_case("random", 300, SCALARS_RANDOM, 0, 0, 0, 0, false);
+        test_msm_case("random", 1000, SCALARS_RANDOM, 0, 0, 0, 0, true);
+        test_msm_case("zero-one", 700, SCALARS_ZERO_ONE, 0, 0, 0, 0, false);
+        test_msm_case("small", 500, SCALARS_SMALL, 0, 0, 0, 0, true);
+        test_msm_case("equal", 257, SCALARS_EQUAL, 0, 0, 0, 0, false);
+        /* Many levels and small groups. */
+        test_msm_case("random", 200, SCALARS_RANDOM, 4, 2, 2, 3, false);
+        test_msm_case("zero-one", 600, SCALARS_ZERO_ONE, 7, 3, 2, 5, true);
+        test_msm_case("small", 333, SCALARS_SMALL, 3, 2, 3, 100, false);
+        test_msm_case("random", 128, SCALARS_RANDOM, 16, 8, 16, 16, false);
+}
+
+int main(void) {
+        test_fr_arith();
+        test_fp_arith();
+        test_fr_canonical_and_pow();
+        test_ntt(13, NTT_PASS_MAX_K);
+        test_ntt(12, 3);
+        test_curve();
+        test_msm();
+        printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+        return failures ? 1 : 0;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Montgomery prime fields on 32-bit limbs, for Fr (8 limbs) and Fp (12).
+ *
+ * The in-memory form is zk/'s: Montgomery with R = 2^256 (Fr) or 2^384 (Fp),
+ * little-endian limbs. Eight (twelve) 32-bit limbs are the same bytes as
+ * four (six) 64-bit ones on a little-endian machine, and R is the same, so
+ * arrays move between fr_t/fp_t and the GPU without conversion. Every value
+ * is kept fully reduced (< modulus), as zk/ does, so results compare bit
+ * for bit.
+ *
+ * Both moduli leave the top bit of the top limb clear (m < 2^(32n-1)); the
+ * multiplication relies on it (see mont_mul).
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "carry.cuh"
+
+namespace cuzk {
+
+/* Fr: r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
+struct fr_params {
+        static constexpr int LIMBS = 8;
+        static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
+        CUZK_HD static constexpr uint32_t modulus(int i) {
+                constexpr uint32_t m[LIMBS] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
+                                               0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
+                return m[i];
+        }
+        /* 2^256 mod r */
+        CUZK_HD static constexpr uint32_t one(int i) {
+                constexpr uint32_t m[LIMBS] = {0xfffffffe, 0x00000001, 0x00034802, 0x5884b7fa,
+                                               0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
+                return m[i];
+        }
+};
+
+/* Fp: p = 0x1a0111ea...b153ffffb9feffffffffaaab */
+struct fp_params {
+        static constexpr int LIMBS = 12;
+        static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
+        CUZK_HD static constexpr uint32_t modulus(int i) {
+                constexpr uint32_t m[LIMBS] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe,
+                                               0xf6b0f624, 0x6730d2a0, 0xf38512bf, 0x64774b84,
+                                               0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
+                return m[i];
+        }
+        /* 2^384 mod p */
+        CUZK_HD static constexpr uint32_t one(int i) {
+                constexpr uint32_t m[LIMBS] = {0x0002fffd, 0x76090000, 0xc40c0002, 0xebf4000b,
+                                               0x53c758ba, 0x5f489857, 0x70525745, 0x77ce5853,
+                                               0xa256ec6d, 0x5c071a97, 0xfa80e493, 0x15f65ec3};
+                return m[i];
+        }
+};
+
+template <class P> struct alignas(16) field {
+        static constexpr int N = P::LIMBS;
+        uint32_t v[N];
+
+        CUZK_HD static field zero() {
+                field r;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++)
+                        r.v[i] = 0;
+                return r;
+        }
+
+        CUZK_HD static field one() {
+                field r;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++)
+                        r.v[i] = P::one(i);
+                return r;
+        }
+
+        /* The plain integer 1 (not Montgomery): a * raw_one() = a / R, which
+         * turns a Montgomery value into its canonical limbs. */
+        CUZK_HD static field raw_one() {
+                field r = zero();
+                r.v[0] = 1;
+                return r;
+        }
+
+        CUZK_HD bool is_zero() const {
+                uint32_t acc = 0;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++)
+                        acc |= v[i];
+                return acc == 0;
+        }
+
+        CUZK_HD bool equals(const field &b) const {
+                uint32_t acc = 0;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++)
+                        acc |= v[i] ^ b.v[i];
+                return acc == 0;
+        }
+
+        /* t < 2m (n limbs) -> t mod m */
+        CUZK_HD static field reduce_once(const field &t) {
+                carry_chain c;
+                field d;
+                d.v[0] = c.sub_cc(t.v[0], P::modulus(0));
+                CUZK_UNROLL
+                for (int i = 1; i < N; i++)
+                        d.v[i] = c.subc_cc(t.v[i], P::modulus(i));
+                const uint32_t borrow = c.subc(0, 0); /* all ones when t < m */
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++)
+                        d.v[i] = (t.v[i] & borrow) | (d.v[i] & ~borrow);
+                return d;
+        }
+
+        /* a + b < 2m < 2^(32n): no carry out of the top limb. */
+        CUZK_HD friend field operator+(const field &a, const field &b) {
+                carry_chain c;
+                field s;
+                s.v[0] = c.add_cc(a.v[0], b.v[0]);
+                CUZK_UNROLL
+                for (int i = 1; i < N - 1; i++)
+                        s.v[i] = c.addc_cc(a.v[i], b.v[i]);
+                s.v[N - 1] = c.addc(a.v[N - 1], b.v[N - 1]);
+                return reduce_once(s);
+        }
+
+        /* a - b, plus m when that borrowed. */
+        CUZK_HD friend field operator-(const field &a, const field &b) {
+                carry_chain c;
+                field d;
+                d.v[0] = c.sub_cc(a.v[0], b.v[0]);
+                CUZK_UNROLL
+                for (int i = 1; i < N; i++)
+                        d.v[i] = c.subc_cc(a.v[i], b.v[i]);
+                const uint32_t borrow = c.subc(0, 0);
+                carry_chain e;
+                d.v[0] = e.add_cc(d.v[0], P::modulus(0) & borrow);
+                CUZK_UNROLL
+                for (int i = 1; i < N - 1; i++)
+                        d.v[i] = e.addc_cc(d.v[i], P::modulus(i) & borrow);
+                d.v[N - 1] = e.addc(d.v[N - 1], P::modulus(N - 1) & borrow);
+                return d;
+        }
+
+        CUZK_HD field neg() const {
+                return zero() - *this;
+        }
+
+        CUZK_HD field dbl() const {
+                return *this + *this;
+        }
+
+        /*
+         * Coarsely integrated operand scanning over 32-bit limbs. Round i adds
+         * a * b_i and q * m (q makes the low limb zero) in four carry chains
+         * (low and high halves of each product row) and drops the low limb.
+         * The running value t stays below 2m: (2m + 2 (2^32 - 1) m) / 2^32 < 2m,
+         * and while a round adds, t < 2^33 m < 2^(32(n+1)) because
+         * m < 2^(32n - 1). So n + 1 limbs hold t and no chain carries out of
+         * the top one.
+         */
+        CUZK_HD static field mont_mul(const field &a, const field &b) {
+                uint32_t t[N + 1];
+                CUZK_UNROLL
+                for (int j = 0; j <= N; j++)
+                        t[j] = 0;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++) {
+                        const uint32_t bi = b.v[i];
+                        {
+                                carry_chain c; /* t += lo(a * bi) */
+                                t[0] = c.mad_lo_cc(a.v[0], bi, t[0]);
+                                CUZK_UNROLL
+                                for (int j = 1; j < N; j++)
+                                        t[j] = c.madc_lo_cc(a.v[j], bi, t[j]);
+                                t[N] = c.addc(t[N], 0);
+                        }
+                        {
+                                carry_chain c; /* t += hi(a * bi) << 32 */
+                                t[1] = c.mad_hi_cc(a.v[0], bi, t[1]);
+                                CUZK_UNROLL
+                                for (int j = 1; j < N - 1; j++)
+                                        t[j + 1] = c.madc_hi_cc(a.v[j], bi, t[j + 1]);
+                                t[N] = c.madc_hi(a.v[N - 1], bi, t[N]);
+                        }
+                        const uint32_t q = t[0] * P::N0;
+                        {
+                                carry_chain c; /* t += lo(q * m); t[0] becomes 0 */
+                                t[0] = c.mad_lo_cc(q, P::modulus(0), t[0]);
+                                CUZK_UNROLL
+                                for (int j = 1; j < N; j++)
+                                        t[j] = c.madc_lo_cc(q, P::modulus(j), t[j]);
+                                t[N] = c.addc(t[N], 0);
+                        }
+                        {
+                                carry_chain c; /* t += hi(q * m) << 32 */
+                                t[1] = c.mad_hi_cc(q, P::modulus(0), t[1]);
+                                CUZK_UNROLL
+                                for (int j = 1; j < N - 1; j++)
+                                        t[j + 1] = c.madc_hi_cc(q, P::modulus(j), t[j + 1]);
+                                t[N] = c.madc_hi(q, P::modulus(N - 1), t[N]);
+                        }
+                        CUZK_UNROLL
+                        for (int j = 0; j < N; j++)
+                                t[j] = t[j + 1];
+                        t[N] = 0;
+                }
+                field r;
+                CUZK_UNROLL
+                for (int j = 0; j < N; j++)
+                        r.v[j] = t[j];
+                return reduce_once(r);
+        }
+
+        CUZK_HD friend field operator*(const field &a, const field &b) {
+                return mont_mul(a, b);
+        }
+
+        CUZK_HD field sqr() const {
+                return mont_mul(*this, *this);
+        }
+
+        /* this^e (square and multiply from the top set bit of e). */
+        CUZK_HD field pow_u64(uint64_t e) const {
+                field r = one();
+                for (int bit = 63; bit >= 0; bit--) {
+                        if (!(e >> bit))
+                                continue;
+                        r = r.sqr();
+                        if ((e >> bit) & 1)
+                                r = r * *this;
+                }
+                return r;
+        }
+
+        /* The canonical value's bits [pos, pos + width), width <= 32; bits past
+         * the top read as 0. Only for canonical limbs. The limbs are picked by
+         * comparison, not indexed, so that v stays in registers. */
+        CUZK_HD uint32_t bits(unsigned pos, unsigned width) const {
+                const unsigned limb = pos / 32, shift = pos % 32;
+                uint32_t lo = 0, hi = 0;
+                CUZK_UNROLL
+                for (int i = 0; i < N; i++) {
+                        lo = (unsigned)i == limb ? v[i] : lo;
+                        hi = (unsigned)i == limb + 1 ? v[i] : hi;
+                }
+                const uint64_t w = ((uint64_t)hi << 32) | lo;
+                return (uint32_t)(w >> shift) & (uint32_t)((1ull << width) - 1);
+        }
+};
+
+using fr_dev = field<fr_params>;
+using fp_dev = field<fp_params>;
+
+static_assert(sizeof(fr_dev) == 32, "fr_dev must match fr_t");
+static_assert(sizeof(fp_dev) == 48, "fp_dev must match fp_t");
+
+} // namespace cuzk

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The G1 MSM as a sequence of data-parallel steps, written once for the
+ * device (msm.cu launches each step as a kernel, CUB sorts and scans) and
+ * the host emulation (emu-test.cu loops over the same step functions).
+ *
+ * Pippenger with signed c-bit digits: scalar k = sum_w d_w 2^(cw) with
+ * d_w in [-2^(c-1), 2^(c-1)], so each window has B = 2^(c-1) buckets and a
+ * point goes, per window, into bucket |d_w| - 1, negated when d_w < 0.
+ * W = floor(255/c) + 1 windows cover every k < 2^255 without a carry out
+ * of the top one. Per group of windows:
+ *   digits   one (key, value) per point and window: key = window-in-group
+ *            * B + bucket, or a sentinel for digit 0; value = point index
+ *            with the sign in bit 31;
+ *   sort     by key (CUB radix sort on the device), so each bucket's points
+ *            are one run; bounds finds each run's start and end;
+ *   levels   bucket sums by segmented reduction: a bucket of c points is
+ *            cut into ceil(c / M) segments, one thread each, whose partial
+ *            sums form the next level's items, until one item per bucket
+ *            is left. Skewed scalars (a Groth16 witness is mostly 0 and 1)
+ *            thus never leave one thread a huge bucket.
+ * Then for all windows at once: sum_b (b + 1) S_b per window, by chunks
+ * (running sums), and the windows combined by Horner's rule on the host.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "curve.cuh"
+
+extern "C" {
+#include "zk/g1.h"
+}
+
+namespace cuzk {
+
+/* Point indices carry the digit's sign in their top bit. */
+#define MSM_NEGATE_BIT 0x80000000u
+#define MSM_MAX_POINTS ((size_t)MSM_NEGATE_BIT - 1)
+
+struct msm_config {
+        uint64_t n;         /* points */
+        uint32_t c;         /* window bits */
+        uint32_t windows;   /* W */
+        uint32_t buckets;   /* B = 2^(c-1) per window */
+        uint32_t group;     /* windows sorted and reduced together */
+        uint32_t seg_first; /* M at level 0 (affine points per segment) */
+        uint32_t seg_next;  /* M at the later levels (partial sums per segment) */
+        uint32_t levels;    /* level 0 plus the later ones */
+        uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
+};
+
+inline unsigned msm_log2_ceil(uint64_t x) {
+        unsigned r = 0;
+        while ((1ull << r) < x)
+                r++;
+        return r;
+}
+
+/* Levels until every bucket (at most n points) is down to one item. */
+inline uint32_t msm_levels_needed(uint64_t n, uint32_t seg_first, uint32_t seg_next) {
+        uint64_t items = (n + seg_first - 1) / seg_first;
+        uint32_t levels = 1;
+        while (items > 1) {
+                items = (items + seg_next - 1) / seg_next;
+                levels++;
+        }
+        return levels;
+}
+
+/*
+ * c: about log2(n) - 4, at most 16 (2^15 buckets per window keep the
+ * window reduction short). Groups: at most 2^26 keys sorted at once (1 GiB
+ * of keys and values, double-buffered). Segments: about 2^18 threads at
+ * level 0, between 8 and 256 points each.
+ */
+inline msm_config msm_make_config(uint64_t n) {
+        msm_config cfg = {};
+        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
+
+        cfg.n = n;
+        cfg.c = log_n < 9 ? 5 : log_n - 4 > 16 ? 16 : log_n - 4;
+        cfg.windows = 255 / cfg.c + 1;
+        cfg.buckets = 1u << (cfg.c - 1);
+        cfg.group = (uint32_t)((1ull << 26) / (n ? n : 1));
+        if (cfg.group < 1)
+                cfg.group = 1;
+        if (cfg.group > cfg.windows)
+                cfg.group = cfg.windows;
+        uint64_t m = (uint64_t)cfg.group * n >> 18;
+        cfg.seg_first = m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
+        cfg.seg_next = 16;
+        cfg.levels = msm_levels_needed(n, cfg.seg_first, cfg.seg_next);
+        cfg.log_chunk = (cfg.c - 1) / 2;
+        return cfg;
+}
+
+/* Re-derives the dependent fields after a test overrides c or M. */
+inline void msm_config_refresh(msm_config *cfg) {
+        cfg->windows = 255 / cfg->c + 1;
+        cfg->buckets = 1u << (cfg->c - 1);
+        if (cfg->group > cfg->windows)
+                cfg->group = cfg->windows;
+        cfg->levels = msm_levels_needed(cfg->n, cfg->seg_first, cfg->seg_next);
+        if (cfg->log_chunk > cfg->c - 1)
+                cfg->log_chunk = cfg->c - 1;
+}
+
+/* Keys of one group sort on this many bits (the sentinel included). */
+inline unsigned msm_sort_bits(const msm_config &cfg) {
+        return msm_log2_ceil((uint64_t)cfg.group * cfg.buckets + 1);
+}
+
+/* Upper bound of the segments (threads) of a level whose buckets hold
+ * `items` items in all. */
+inline uint64_t msm_segments_bound(uint64_t items, uint32_t seg, uint64_t buckets) {
+        return (items + seg - 1) / seg + buckets;
+}
+
+/* Montgomery -> canonical, once per scalar. */
+struct msm_step_canonical {
+        const fr_dev *in;
+        fr_dev *out;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                out[i] = in[i] * fr_dev::raw_one();
+        }
+};
+
+/* Signed digits of windows [w0, w0 + g) of scalar i. */
+struct msm_step_digits {
+        const fr_dev *canonical;
+        uint64_t n;
+        uint32_t c, w0, g, buckets;
+        uint32_t *keys, *vals;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const fr_dev k = canonical[i];
+                const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
+                uint32_t carry = 0;
+
+                for (uint32_t w = 0; w < w0 + g; w++) {
+                        const uint32_t raw = k.bits(w * c, c) + carry;
+                        /* raw in [0, 2^c]: above half, borrow from the next window */
+                        const bool negative = raw > half;
+                        const uint32_t magnitude = negative ? (1u << c) - raw : raw;
+                        carry = negative ? 1 : 0;
+                        if (w < w0)
+                                continue;
+                        const uint64_t at = (uint64_t)(w - w0) * n + i;
+                        keys[at] = magnitude ? (w - w0) * buckets + magnitude - 1 : sentinel;
+                        vals[at] = (uint32_t)i | (negative ? MSM_NEGATE_BIT : 0);
+                }
+        }
+};
+
+/* Each run of equal keys in the sorted array: start[key] and end[key]. */
+struct msm_step_bounds {
+        const uint32_t *keys;
+        uint64_t total;
+        uint32_t sentinel;
+        uint32_t *start, *end;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const uint32_t k = keys[i];
+                if (k == sentinel)
+                        return;
+                if (i == 0 || keys[i - 1] != k)
+                        start[k] = (uint32_t)i;
+                if (i + 1 == total || keys[i + 1] != k)
+                        end[k] = (uint32_t)(i + 1);
+        }
+};
+
+/* end[] becomes the count (end - start; both 0 for an empty bucket). */
+struct msm_step_counts {
+        const uint32_t *start;
+        uint32_t *end_to_count;
+
+        CUZK_HD void operator()(uint64_t b) const {
+                end_to_count[b] -= start[b];
+        }
+};
+
+struct msm_step_segment_counts {
+        const uint32_t *count;
+        uint32_t seg;
+        uint32_t *seg_count;
+
+        CUZK_HD void operator()(uint64_t b) const {
+                seg_count[b] = (count[b] + seg - 1) / seg;
+        }
+};
+
+/* The bucket of segment s: the first b with seg_first[b] + seg_count[b] > s,
+ * or nb when s is past the last segment. */
+CUZK_HD uint32_t msm_segment_bucket(const uint32_t *seg_first, const uint32_t *seg_count,
+                                    uint32_t nb, uint64_t s) {
+        uint32_t lo = 0, hi = nb;
+        while (lo < hi) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                if ((uint64_t)seg_first[mid] + seg_count[mid] > s)
+                        hi = mid;
+                else
+                        lo = mid + 1;
+        }
+        return lo;
+}
+
+/* One segment of a level: the sum of at most seg consecutive items of one
+ * bucket. Level 0 items are signed point indices, later ones partial sums. */
+struct msm_step_accumulate {
+        const uint32_t *first, *count, *seg_first, *seg_count;
+        uint32_t nb, seg;
+        const uint32_t *point_refs;     /* level 0 */
+        const g1_affine_dev *points;    /* level 0 */
+        const g1_xyzz_dev *partials_in; /* later levels */
+        g1_xyzz_dev *partials_out;
+
+        CUZK_HD void operator()(uint64_t s) const {
+                const uint32_t b = msm_segment_bucket(seg_first, seg_count, nb, s);
+                if (b == nb)
+                        return;
+                const uint64_t begin = first[b] + (s - seg_first[b]) * (uint64_t)seg;
+                const uint64_t bucket_end = (uint64_t)first[b] + count[b];
+                const uint64_t end = begin + seg < bucket_end ? begin + seg : bucket_end;
+                g1_xyzz_dev acc = g1_xyzz_dev::infinity();
+
+                if (point_refs) {
+                        for (uint64_t i = begin; i < end; i++) {
+                                const uint32_t ref = point_refs[i];
+                                acc.add_affine(points[ref & ~MSM_NEGATE_BIT],
+                                               (ref & MSM_NEGATE_BIT) != 0);
+                        }
+                } else {
+                        for (uint64_t i = begin; i < end; i++)
+                                acc.add(partials_in[i]);
+                }
+                partials_out[s] = acc;
+        }
+};
+
+/* After the last level every bucket has at most one item. */
+struct msm_step_gather {
+        const uint32_t *first, *count;
+        const g1_xyzz_dev *items;
+        g1_xyzz_dev *buckets; /* this group's first bucket */
+
+        CUZK_HD void operator()(uint64_t b) const {
+                buckets[b] = count[b] ? items[first[b]] : g1_xyzz_dev::infinity();
+        }
+};
+
+/*
+ * Window reduction, stage 1. Chunk j of a window covers buckets
+ * [jC, (j+1)C); running sums from the top give its plain sum A_j and
+ * V_j = sum (b - jC + 1) S_b. Item i is chunk i % P of window i / P.
+ */
+struct msm_step_chunks {
+        const g1_xyzz_dev *buckets;
+        uint32_t buckets_per_window, log_chunk;
+        g1_xyzz_dev *sums, *weighted;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const uint32_t chunks = buckets_per_window >> log_chunk;
+                const uint64_t w = i / chunks, j = i % chunks;
+                const g1_xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
+                g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
+                for (uint32_t b = 1u << log_chunk; b-- > 0;) {
+                        running.add(base[b]);
+                        total.add(running);
+                }
+                sums[i] = running;
+                weighted[i] = total;
+        }
+};
+
+/*
+ * Stage 2, one thread per window: sum_b (b + 1) S_b
+ *   = sum_j V_j + C sum_j j A_j,
+ * the second sum again by running sums, times C by doublings.
+ */
+struct msm_step_window {
+        const g1_xyzz_dev *sums, *weighted;
+        uint32_t chunks, log_chunk;
+        g1_xyzz_dev *window_sums;
+
+        CUZK_HD void operator()(uint64_t w) const {
+                const g1_xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
+                g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
+                for (uint32_t j = chunks; j-- > 1;) {
+                        running.add(a[j]);
+                        total.add(running);
+                }
+                for (uint32_t k = 0; k < log_chunk; k++)
+                        total.dbl();
+                for (uint32_t j = 0; j < chunks; j++)
+                        total.add(v[j]);
+                window_sums[w] = total;
+        }
+};
+
+/* The scratch buffers of one MSM (element counts). */
+struct msm_sizes {
+        uint64_t keys;       /* group * n, each of keys, keys_alt, vals, vals_alt */
+        uint64_t per_bucket; /* group * buckets, each of start, end, seg_count, seg_first */
+        uint64_t partials;   /* each of the two partial-sum buffers */
+        uint64_t buckets;    /* windows * buckets */
+        uint64_t chunks;     /* windows * chunks, each of sums and weighted */
+};
+
+inline msm_sizes msm_make_sizes(const msm_config &cfg) {
+        msm_sizes z;
+        const uint64_t nb = (uint64_t)cfg.group * cfg.buckets;
+        z.keys = (uint64_t)cfg.group * cfg.n;
+        z.per_bucket = nb;
+        z.partials = msm_segments_bound(z.keys, cfg.seg_first, nb);
+        uint64_t items = z.partials;
+        for (uint32_t l = 1; l < cfg.levels; l++) {
+                items = msm_segments_bound(items, cfg.seg_next, nb);
+                if (items > z.partials)
+                        z.partials = items;
+        }
+        z.buckets = (uint64_t)cfg.windows * cfg.buckets;
+        z.chunks = (uint64_t)cfg.windows * (cfg.buckets >> cfg.log_chunk);
+        return z;
+}
+
+/* Buffers the backend provides, sized by msm_make_sizes. */
+struct msm_buffers {
+        fr_dev *canonical;
+        uint32_t *keys, *keys_alt, *vals, *vals_alt;
+        uint32_t *start, *end, *seg_count, *seg_first;
+        g1_xyzz_dev *partials, *partials_alt;
+        g1_xyzz_dev *buckets, *sums, *weighted, *window_sums;
+};
+
+#define MSM_TRY(expr)              \
+        do {                       \
+                int r_ = (expr);   \
+                if (r_ < 0)        \
+                        return r_; \
+        } while (0)
+
+/*
+ * Runs the steps; window_sums (cfg.windows XYZZ points, in the backend's
+ * memory) hold the result for msm_combine_windows. Backend provides
+ *   int launch(const Step &, uint64_t count);        for any step
+ *   int zero(void *, size_t bytes);
+ *   int sort(uint32_t *&keys, uint32_t *&keys_alt, uint32_t *&vals,
+ *            uint32_t *&vals_alt, uint64_t count, unsigned bits);
+ *            sorted pairs end up in keys/vals (pointers may swap)
+ *   int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count);
+ * scalars (Montgomery) and points are in the backend's memory.
+ */
+template <class Backend>
+int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *scalars,
+            const g1_affine_dev *points) {
+        const unsigned sort_bits = msm_sort_bits(cfg);
+
+        MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, cfg.n));
+        for (uint32_t w0 = 0; w0 < cfg.windows; w0 += cfg.group) {
+                const uint32_t g = cfg.windows - w0 < cfg.group ? cfg.windows - w0 : cfg.group;
+                const uint32_t nb = g * cfg.buckets;
+                const uint64_t total = (uint64_t)g * cfg.n;
+
+                MSM_TRY(be.launch(msm_step_digits{buf.canonical, cfg.n, cfg.c, w0, g, cfg.buckets,
+                                                  buf.keys, buf.vals},
+                                  cfg.n));
+                MSM_TRY(be.sort(buf.keys, buf.keys_alt, buf.vals, buf.vals_alt, total, sort_bits));
+                MSM_TRY(be.zero(buf.start, nb * sizeof(uint32_t)));
+                MSM_TRY(be.zero(buf.end, nb * sizeof(uint32_t)));
+                MSM_TRY(be.launch(msm_step_bounds{buf.keys, total, nb, buf.start, buf.end}, total));
+                MSM_TRY(be.launch(msm_step_counts{buf.start, buf.end}, nb));
+
+                /* Level state: bucket b's items are [first[b], first[b] + count[b]). */
+                uint32_t *first = buf.start, *count = buf.end;
+                uint32_t *seg_first = buf.seg_first, *seg_count = buf.seg_count;
+                g1_xyzz_dev *in = nullptr, *out = buf.partials;
+                uint64_t items = total;
+                for (uint32_t level = 0; level < cfg.levels; level++) {
+                        const uint32_t seg = level ? cfg.seg_next : cfg.seg_first;
+                        const uint64_t segments = msm_segments_bound(items, seg, nb);
+
+                        MSM_TRY(be.launch(msm_step_segment_counts{count, seg, seg_count}, nb));
+                        MSM_TRY(be.exclusive_scan(seg_count, seg_first, nb));
+                        msm_step_accumulate acc = {first,
+                                                   count,
+                                                   seg_first,
+                                                   seg_count,
+                                                   nb,
+                                                   seg,
+                                                   level ? nullptr : buf.vals,
+                                                   points,
+                                                   in,
+                                                   out};
+                        MSM_TRY(be.launch(acc, segments));
+
+                        /* The segments are the next level's items. */
+                        uint32_t *old_first = first, *old_count = count;
+                        first = seg_first;
+                        count = seg_count;
+                        seg_first = old_first;
+                        seg_count = old_count;
+                        in = out;
+                        out = out == buf.partials ? buf.partials_alt : buf.partials;
+                        items = segments;
+                }
+                MSM_TRY(be.launch(
+                        msm_step_gather{first, count, in, buf.buckets + (uint64_t)w0 * cfg.buckets},
+                        nb));
+        }
+
+        const uint32_t chunks = cfg.buckets >> cfg.log_chunk;
+        MSM_TRY(be.launch(
+                msm_step_chunks{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums, buf.weighted},
+                (uint64_t)cfg.windows * chunks));
+        MSM_TRY(be.launch(
+                msm_step_window{buf.sums, buf.weighted, chunks, cfg.log_chunk, buf.window_sums},
+                cfg.windows));
+        return 0;
+}
+
+/* r = sum_w 2^(cw) window_sums[w] (host memory), by Horner's rule on the CPU. */
+inline void msm_combine_windows(g1_jac_t *r, const msm_config &cfg, const g1_xyzz_t *window_sums) {
+        g1_jac_set_infinity(r);
+        for (uint32_t w = cfg.windows; w-- > 0;) {
+                g1_jac_t term;
+                for (uint32_t i = 0; i < cfg.c && w + 1 < cfg.windows; i++)
+                        g1_jac_dbl(r, r);
+                g1_xyzz_to_jac(&term, &window_sums[w]);
+                g1_jac_add(r, r, &term);
+        }
+}
+
+} // namespace cuzk
