@@ -16,35 +16,46 @@ void FB_G(fixed_base_free)(FB_TABLE_T *t) {
         free(t);
 }
 
-/* The multiples m B_w, m = 1 .. multiples_per_window, of one window's base. */
-static void FB_G(fixed_base_fill_window)(FB_TABLE_T *t, const FB_AFFINE_T *window_base,
-                                         FB_AFFINE_T *row, FB_JAC_T *tmp) {
-        FB_JAC_T cur;
+/*
+ * out[i] = out[0] + i q for i < n, out[0] given, in blocks that double:
+ * out[len + i] = out[i] + len q. Every point is one addition in a batch of
+ * up to FIXED_BASE_CHUNK sharing an inversion, several times cheaper than
+ * a chain of Jacobian additions normalised afterwards. add and scratch
+ * hold FIXED_BASE_CHUNK elements.
+ */
+static void FB_G(fill_progression)(FB_AFFINE_T *out, size_t n, const FB_AFFINE_T *q,
+                                   FB_AFFINE_T *add, FB_FIELD_T *scratch) {
+        FB_AFFINE_T step = *q; /* len q */
 
-        FB_G(jac_from_affine)(&cur, window_base);
-        for (size_t m0 = 0; m0 < t->multiples_per_window; m0 += FIXED_BASE_CHUNK) {
-                size_t len = t->multiples_per_window - m0;
+        for (size_t len = 1; len < n; len *= 2) {
+                size_t block = len < n - len ? len : n - len;
 
-                if (len > FIXED_BASE_CHUNK)
-                        len = FIXED_BASE_CHUNK;
-                for (size_t i = 0; i < len; i++) {
-                        tmp[i] = cur;
-                        FB_G(jac_add_affine)(&cur, &cur, window_base);
+                for (size_t i0 = 0; i0 < block; i0 += FIXED_BASE_CHUNK) {
+                        size_t m = block - i0 < FIXED_BASE_CHUNK ? block - i0 : FIXED_BASE_CHUNK;
+
+                        for (size_t i = 0; i < m; i++) {
+                                out[len + i0 + i] = out[i0 + i];
+                                add[i] = step;
+                        }
+                        FB_G(affine_batch_add)(out + len + i0, add, m, scratch);
                 }
-                FB_G(jac_batch_to_affine)(row + m0, tmp, len);
+                add[0] = step;
+                FB_G(affine_batch_add)(&step, add, 1, scratch); /* doubled */
         }
 }
 
-/* The table's rows, one window per task; tmp holds FIXED_BASE_CHUNK
- * Jacobian points per thread. */
-static void FB_G(fixed_base_fill)(FB_TABLE_T *t, const FB_AFFINE_T *window_bases, FB_JAC_T *tmp,
-                                  unsigned threads) {
+/* The table's rows m B_w, m = 1 .. multiples_per_window, one window per
+ * task; add and scratch hold FIXED_BASE_CHUNK elements per thread. */
+static void FB_G(fixed_base_fill)(FB_TABLE_T *t, const FB_AFFINE_T *window_bases, FB_AFFINE_T *add,
+                                  FB_FIELD_T *scratch, unsigned threads) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
         for (unsigned w = 0; w < t->windows; w++) {
                 FB_AFFINE_T *row = t->table + (size_t)w * t->multiples_per_window;
-                FB_JAC_T *mine = tmp + (size_t)omp_get_thread_num() * FIXED_BASE_CHUNK;
+                size_t me = (size_t)omp_get_thread_num() * FIXED_BASE_CHUNK;
 
-                FB_G(fixed_base_fill_window)(t, &window_bases[w], row, mine);
+                row[0] = window_bases[w];
+                FB_G(fill_progression)
+                (row, t->multiples_per_window, &window_bases[w], add + me, scratch + me);
         }
 }
 
@@ -62,8 +73,10 @@ int FB_G(fixed_base_new)(FB_TABLE_T **ret, const FB_AFFINE_T *base, size_t n_sca
 
         _cleanup_free_ FB_AFFINE_T *table = malloc(windows * multiples * sizeof(FB_AFFINE_T));
         _cleanup_free_ FB_AFFINE_T *window_bases = malloc(windows * sizeof(FB_AFFINE_T));
-        _cleanup_free_ FB_JAC_T *tmp = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
-        if (!table || !window_bases || !tmp)
+        _cleanup_free_ FB_AFFINE_T *add = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_AFFINE_T));
+        _cleanup_free_ FB_FIELD_T *scratch =
+                malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_FIELD_T));
+        if (!table || !window_bases || !add || !scratch)
                 return -ENOMEM;
 
         /* B_w = 2^(wc) P: a few hundred doublings, serial. */
@@ -83,7 +96,7 @@ int FB_G(fixed_base_new)(FB_TABLE_T **ret, const FB_AFFINE_T *base, size_t n_sca
                 .multiples_per_window = multiples,
                 .table = TAKE_PTR(table),
         };
-        FB_G(fixed_base_fill)(t, window_bases, tmp, threads);
+        FB_G(fixed_base_fill)(t, window_bases, add, scratch, threads);
         *ret = t;
         return 0;
 }
@@ -161,37 +174,9 @@ int FB_G(fixed_base_mul)(const FB_TABLE_T *t, FB_AFFINE_T *out, const fr_t *scal
         return 0;
 }
 
-/* (start + i step) P, with step P precomputed. */
-typedef struct {
-        const FB_AFFINE_T *base;
-        FB_AFFINE_T step_point;
-        const fr_t *start, *step;
-} FB_G(progression_t);
-
-/* out[first, end) of the progression, normalised FIXED_BASE_CHUNK at a time through tmp. */
-static void FB_G(progression_range)(const FB_G(progression_t) * p, FB_AFFINE_T *out, size_t first,
-                                    size_t end, FB_JAC_T *tmp) {
-        FB_JAC_T cur;
-        fr_t k;
-
-        /* one scalar multiplication for the first point, then one addition each */
-        progression_term(&k, p->start, p->step, first);
-        FB_G(jac_from_affine)(&cur, p->base);
-        FB_G(jac_mul_fr)(&cur, &cur, &k);
-        for (size_t c = first; c < end; c += FIXED_BASE_CHUNK) {
-                size_t len = end - c < FIXED_BASE_CHUNK ? end - c : FIXED_BASE_CHUNK;
-
-                for (size_t i = 0; i < len; i++) {
-                        tmp[i] = cur;
-                        FB_G(jac_add_affine)(&cur, &cur, &p->step_point);
-                }
-                FB_G(jac_batch_to_affine)(out + c, tmp, len);
-        }
-}
-
 int FB_G(arithmetic_progression)(FB_AFFINE_T *out, size_t n, const FB_AFFINE_T *base,
                                  const fr_t *start, const fr_t *step, unsigned threads) {
-        FB_G(progression_t) p = {.base = base, .start = start, .step = step};
+        FB_AFFINE_T step_point;
         FB_JAC_T b;
 
         assert(out || n == 0);
@@ -201,20 +186,32 @@ int FB_G(arithmetic_progression)(FB_AFFINE_T *out, size_t n, const FB_AFFINE_T *
         if (threads > n / FIXED_BASE_CHUNK)
                 threads = n >= FIXED_BASE_CHUNK ? (unsigned)(n / FIXED_BASE_CHUNK) : 1;
 
-        _cleanup_free_ FB_JAC_T *tmp = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_JAC_T));
-        if (!tmp)
+        _cleanup_free_ FB_AFFINE_T *add = malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_AFFINE_T));
+        _cleanup_free_ FB_FIELD_T *scratch =
+                malloc(threads * FIXED_BASE_CHUNK * sizeof(FB_FIELD_T));
+        if (!add || !scratch)
                 return -ENOMEM;
         FB_G(jac_from_affine)(&b, base);
         FB_G(jac_mul_fr)(&b, &b, step);
-        FB_G(jac_to_affine)(&p.step_point, &b);
+        FB_G(jac_to_affine)(&step_point, &b);
 
-        /* Each thread one contiguous range, so one scalar multiplication each. */
+        /* Each thread one contiguous range: one scalar multiplication for its
+         * first point, then one batched addition per point. */
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
         for (unsigned t = 0; t < threads; t++) {
                 size_t first = n * t / threads, end = n * (t + 1) / threads;
+                size_t me = (size_t)t * FIXED_BASE_CHUNK;
+                FB_JAC_T p;
+                fr_t k;
 
-                if (first < end)
-                        FB_G(progression_range)(&p, out, first, end, tmp + t * FIXED_BASE_CHUNK);
+                if (first == end)
+                        continue;
+                progression_term(&k, start, step, first);
+                FB_G(jac_from_affine)(&p, base);
+                FB_G(jac_mul_fr)(&p, &p, &k);
+                FB_G(jac_to_affine)(&out[first], &p);
+                FB_G(fill_progression)
+                (out + first, end - first, &step_point, add + me, scratch + me);
         }
         return 0;
 }
