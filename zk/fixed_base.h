@@ -13,7 +13,7 @@
  * The window width is chosen from the number of scalars the table will
  * serve: wider windows mean fewer additions per scalar but a table of
  * ceil(256 / c) * 2^(c-1) points to build (c <= 16: at most 50 MiB in G1,
- * 100 MiB in G2).
+ * 100 MiB in G2), also by batched affine additions.
  *
  * Tables are read-only once built and may be shared by threads. Functions
  * return 0 or -ENOMEM; threads is a thread count, 0 for zk_thread_count().
@@ -68,8 +68,8 @@ int g2_fixed_base_mul(const struct g2_fixed_base *t, g2_affine_t *out, const fr_
 
 /*
  * Points that are valid but unrelated to any secret, fast: out[i] =
- * (start + i * step) * P, one addition each, normalised in batches. For
- * SRS that only time a prover (groth16_setup.h's timing-only keys).
+ * (start + i * step) * P, one batched affine addition each. For SRS that
+ * only time a prover (groth16_setup.h's timing-only keys).
  */
 int g1_arithmetic_progression(g1_affine_t *out, size_t n, const g1_affine_t *base,
                               const fr_t *start, const fr_t *step, unsigned threads);
