@@ -2,11 +2,11 @@
 /* How cuzkctl prints the daemon's answers: one fact per line, plain text. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cuzkctl.h"
-#include "common/cleanup.h"
 
 void ctl_format_bytes(char *buffer, size_t size, uint64_t bytes) {
         static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -69,12 +69,15 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t length) {
-        _cleanup_fclose_ FILE *f = fopen(path, "we");
+        FILE *f = fopen(path, "we");
+        bool written = f && fwrite(data, 1, length, f) == length && fflush(f) == 0;
 
-        if (!f || fwrite(data, 1, length, f) != length || fflush(f) != 0) {
+        if (f && fclose(f) != 0)
+                written = false;
+        if (!written) {
                 fprintf(stderr, "cuzkctl: cannot write the proof to %s: %s\n", path,
                         strerror(errno));
-                return -errno;
+                return -EIO;
         }
         return 0;
 }

@@ -51,8 +51,8 @@ static void submit_args_done(struct submit_args *a) {
 
 static int read_whole_file(struct submit_args *a, const char *path, ProtobufCBinaryData *ret) {
         _cleanup_fclose_ FILE *f = fopen(path, "re");
-        _cleanup_free_ uint8_t *data = NULL;
         struct stat st;
+        uint8_t *data;
 
         if (!f || fstat(fileno(f), &st) < 0) {
                 fprintf(stderr, "cuzkctl: cannot read %s: %s\n", path, strerror(errno));
@@ -66,13 +66,14 @@ static int read_whole_file(struct submit_args *a, const char *path, ProtobufCBin
         data = malloc(st.st_size ? (size_t)st.st_size : 1);
         if (!data)
                 return -ENOMEM;
+        /* Owned by the arguments from here on, freed with them. */
+        a->buffers[a->n_buffers++] = data;
         if (fread(data, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
                 fprintf(stderr, "cuzkctl: cannot read %s: %s\n", path,
                         ferror(f) ? strerror(errno) : "file shrank");
                 return -EIO;
         }
         *ret = (ProtobufCBinaryData){(size_t)st.st_size, data};
-        a->buffers[a->n_buffers++] = TAKE_PTR(data);
         return 0;
 }
 

@@ -137,7 +137,8 @@ static ssize_t request_read(nghttp2_session *session, int32_t stream_id, uint8_t
                 n = length;
         if (client->max_data_frame && n > client->max_data_frame)
                 n = client->max_data_frame;
-        memcpy(buf, call->body + call->body_sent, n);
+        if (n > 0) /* an empty body may have no buffer at all */
+                memcpy(buf, call->body + call->body_sent, n);
         call->body_sent += n;
         if (call->body_sent == call->body_length)
                 *data_flags |= NGHTTP2_DATA_FLAG_EOF;
@@ -146,8 +147,9 @@ static ssize_t request_read(nghttp2_session *session, int32_t stream_id, uint8_t
 
 /* --- connection --- */
 
+/* Takes fd, also on failure. */
 static int client_new(int fd, struct api_client **ret) {
-        _cleanup_free_ struct api_client *client = NULL;
+        struct api_client *client;
         nghttp2_session_callbacks *callbacks;
         int r;
 
@@ -157,8 +159,9 @@ static int client_new(int fd, struct api_client **ret) {
                 return -ENOMEM;
         }
         client->fd = fd;
+        client->session = NULL;
         if (nghttp2_session_callbacks_new(&callbacks) < 0) {
-                close(fd);
+                api_client_free(client);
                 return -ENOMEM;
         }
         nghttp2_session_callbacks_set_send_callback(callbacks, on_send);
@@ -168,16 +171,16 @@ static int client_new(int fd, struct api_client **ret) {
         r = nghttp2_session_client_new(&client->session, callbacks, client);
         nghttp2_session_callbacks_del(callbacks);
         if (r < 0) {
-                close(fd);
+                client->session = NULL;
+                api_client_free(client);
                 return -ENOMEM;
         }
         r = api_h2_submit_settings(client->session, CLIENT_MAX_CONCURRENT_STREAMS);
         if (r < 0) {
-                nghttp2_session_del(client->session);
-                close(fd);
+                api_client_free(client);
                 return r;
         }
-        *ret = TAKE_PTR(client);
+        *ret = client;
         return 0;
 }
 

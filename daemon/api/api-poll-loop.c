@@ -92,7 +92,7 @@ static void poll_loop_io_remove(void *loop_data, void *watch) {
 }
 
 int api_poll_loop_new(struct api_poll_loop **ret) {
-        _cleanup_free_ struct api_poll_loop *loop = NULL;
+        struct api_poll_loop *loop;
 
         assert(ret);
 
@@ -100,15 +100,18 @@ int api_poll_loop_new(struct api_poll_loop **ret) {
         if (!loop)
                 return -ENOMEM;
         loop->quit_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-        if (loop->quit_fd < 0)
-                return -errno;
+        if (loop->quit_fd < 0) {
+                int r = -errno;
+                free(loop);
+                return r;
+        }
         loop->interface = (struct api_event_loop){
                 .io_add = poll_loop_io_add,
                 .io_set_events = poll_loop_io_set_events,
                 .io_remove = poll_loop_io_remove,
                 .loop_data = loop,
         };
-        *ret = TAKE_PTR(loop);
+        *ret = loop;
         return 0;
 }
 

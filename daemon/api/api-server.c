@@ -592,28 +592,30 @@ static void connection_io(int fd, uint32_t revents, void *userdata) {
 }
 
 static int connection_new(struct api_server *server, int fd) {
-        _cleanup_free_ struct api_connection *connection = NULL;
-        int r;
+        struct api_connection *connection;
+        int r = -ENOMEM;
 
         connection = calloc(1, sizeof(*connection));
         if (!connection)
                 return -ENOMEM;
         connection->server = server;
         connection->fd = fd;
-        if (nghttp2_session_server_new(&connection->session, server->callbacks, connection) < 0)
-                return -ENOMEM;
-        r = api_h2_submit_settings(connection->session, server->options.max_concurrent_streams);
+        if (nghttp2_session_server_new(&connection->session, server->callbacks, connection) == 0)
+                r = api_h2_submit_settings(connection->session,
+                                           server->options.max_concurrent_streams);
+        /* Watch for POLLOUT too: our SETTINGS are queued. */
         if (r >= 0)
                 r = server->loop->io_add(server->loop->loop_data, fd, POLLIN | POLLOUT,
                                          connection_io, connection, &connection->watch);
         if (r < 0) {
                 nghttp2_session_del(connection->session);
+                free(connection);
                 return r;
         }
         connection->next = server->connections;
         if (server->connections)
                 server->connections->prev = connection;
-        server->connections = TAKE_PTR(connection);
+        server->connections = connection;
         server->n_connections++;
         return 0;
 }
@@ -651,34 +653,33 @@ static void listener_io(int fd, uint32_t revents, void *userdata) {
 /* --- server --- */
 
 static int server_add_listener(struct api_server *server, int fd, const char *unix_path) {
-        _cleanup_free_ struct api_listener *listener = NULL;
-        int r;
+        struct api_listener *listener;
+        int r = -ENOMEM;
 
         listener = calloc(1, sizeof(*listener));
         if (!listener)
                 return -ENOMEM;
         listener->server = server;
         listener->fd = fd;
-        if (unix_path) {
+        if (unix_path)
                 listener->unix_path = strdup(unix_path);
-                if (!listener->unix_path)
-                        return -ENOMEM;
-        }
-        r = server->loop->io_add(server->loop->loop_data, fd, POLLIN, listener_io, listener,
-                                 &listener->watch);
+        if (!unix_path || listener->unix_path)
+                r = server->loop->io_add(server->loop->loop_data, fd, POLLIN, listener_io, listener,
+                                         &listener->watch);
         if (r < 0) {
                 free(listener->unix_path);
+                free(listener);
                 return r;
         }
         listener->next = server->listeners;
-        server->listeners = TAKE_PTR(listener);
+        server->listeners = listener;
         return 0;
 }
 
 int api_server_new(const struct api_event_loop *loop, const struct api_handler *handler,
                    void *userdata, const struct api_server_options *options,
                    struct api_server **ret) {
-        _cleanup_free_ struct api_server *server = NULL;
+        struct api_server *server;
         int r;
 
         assert(loop && loop->io_add && loop->io_set_events && loop->io_remove);
@@ -700,9 +701,11 @@ int api_server_new(const struct api_event_loop *loop, const struct api_handler *
         if (!server->options.max_concurrent_streams)
                 server->options.max_concurrent_streams = DEFAULT_MAX_CONCURRENT_STREAMS;
         r = callbacks_new(&server->callbacks);
-        if (r < 0)
+        if (r < 0) {
+                free(server);
                 return r;
-        *ret = TAKE_PTR(server);
+        }
+        *ret = server;
         return 0;
 }
 
