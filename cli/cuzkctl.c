@@ -37,7 +37,7 @@ static const char usage[] =
         "  -h, --help               this help; `cuzkctl COMMAND --help` for a command\n"
         "\n"
         "Exit status: 0 success, 1 the daemon is unreachable, refused the request or the\n"
-        "job did not complete, 2 bad arguments. See cuzkctl(1).\n";
+        "job did not complete, 2 bad arguments.\n";
 
 #define DEFAULT_TIMEOUT_MS 60000
 

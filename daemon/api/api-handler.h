@@ -13,6 +13,10 @@
  *     gRPC status that errno stands for (grpc_status_from_errno()).
  * A method whose handler is NULL answers UNIMPLEMENTED.
  *
+ * Everything here runs on the thread of the loop that drives the server;
+ * another thread that finishes a job wakes the loop (an eventfd, say) and
+ * answers from there.
+ *
  * A call that is answered belongs to the server again: do not touch it after
  * api_reply(). A call left open is the daemon's until it answers, or until
  * call_abandoned() says the client went away (stream reset, connection

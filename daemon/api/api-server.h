@@ -28,7 +28,7 @@ int api_server_new(const struct api_event_loop *loop, const struct api_handler *
                    void *userdata, const struct api_server_options *options,
                    struct api_server **ret);
 /* Closes every connection (open calls are abandoned first) and listener; a
- * unix socket the server created is unlinked. */
+ * unix socket the server created is unlinked. Not from inside a handler. */
 void api_server_free(struct api_server *server);
 
 /* Binds and listens on a unix socket; a stale socket at path is replaced.
