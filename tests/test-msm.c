@@ -10,8 +10,8 @@
  *     by a walk that keeps track of a_i;
  *   - edge cases: n = 0, all scalars 0, all points at infinity, many
  *     scalars 1 (the batch-addition path) with repeated and opposite points,
- *     canonical scalars from r up to 2^255 - 1, and the same MSM on 1..8
- *     threads.
+ *     canonical scalars from r up to 2^255 - 1, and the same MSM on 1..8,
+ *     13 and 40 threads.
  * Scalars mix random full-width values with 0, 1, r - 1, small values,
  * powers of two (and one less) and bit patterns (mostly full-width outside
  * the sweep over every size); points repeat and cancel
@@ -219,17 +219,18 @@ static void test_g2_ones(void **state) {
 
 static void test_g1_canonical_above_r(void **state) {
         (void)state;
-        g1_test_canonical_above_r(scaled(300));
+        g1_test_canonical_above_r(scaled(3000) > 300 ? scaled(3000) : 300);
 }
 
 static void test_g2_canonical_above_r(void **state) {
         (void)state;
-        g2_test_canonical_above_r(scaled(300));
+        g2_test_canonical_above_r(scaled(1000) > 300 ? scaled(1000) : 300);
 }
 
 static void test_g1_thread_counts(void **state) {
         (void)state;
-        g1_test_thread_counts(scaled(3000));
+        /* enough windowed points for affine buckets, also when scaled down */
+        g1_test_thread_counts(scaled(4000) > 3500 ? scaled(4000) : 3500);
 }
 
 static void test_g2_thread_counts(void **state) {
@@ -498,12 +499,17 @@ static void G(test_canonical_above_r)(size_t n) {
                 }
         }
         G(test_naive_prefix_sums)(expected, points, k, n);
-        G(check_msm)(points, k, limbs, n, 1, true, &expected[n]);
-        G(check_msm)(points, k, limbs, n, 2, true, &expected[n]);
+        /* several sizes, so several window widths meet the largest top digit */
+        for (size_t m = n; m > 8; m /= 3) {
+                G(check_msm)(points, k, limbs, m, 1, true, &expected[m]);
+                G(check_msm)(points, k, limbs, m, 2, true, &expected[m]);
+        }
         G(check_msm)(points, k, limbs, n, 2, false, &expected[n]);
 }
 
-/* One MSM on 1..8 threads (more threads than cores is allowed). */
+/* One MSM on 1..8, 13 and 40 threads (more threads than cores is allowed;
+ * many threads mean many magnitude splits per window, some of them empty in
+ * the top window), and on the default count. */
 static void G(test_thread_counts)(size_t n) {
         _cleanup_free_ AFFINE_T *points = xmalloc(n * sizeof(AFFINE_T));
         _cleanup_free_ fr_t *k = xmalloc(n * sizeof(fr_t));
@@ -515,6 +521,8 @@ static void G(test_thread_counts)(size_t n) {
         G(test_naive_prefix_sums)(expected, points, k, n);
         for (unsigned threads = 1; threads <= 8; threads++)
                 G(check_msm)(points, k, limbs, n, threads, threads % 2, &expected[n]);
+        G(check_msm)(points, k, limbs, n, 13, true, &expected[n]);
+        G(check_msm)(points, k, limbs, n, 40, false, &expected[n]);
         G(check_msm)(points, k, limbs, n, 0, false, &expected[n]);
 }
 

@@ -53,7 +53,7 @@
 /* Tiles per thread: enough that the dynamic schedule evens out tiles of
  * unequal weight (the top window has few non-zero digits). */
 #ifndef MSM_TILES_PER_THREAD
-#define MSM_TILES_PER_THREAD 4
+#define MSM_TILES_PER_THREAD 6
 #endif
 /* Batch size of the affine additions that sum the points with scalar 1. */
 #define MSM_ONES_BATCH ((size_t)1024)
@@ -146,6 +146,7 @@ struct msm_plan {
         unsigned window_bits;        /* c */
         unsigned windows;            /* W = ceil(256 / c) */
         uint32_t buckets_per_window; /* 2^(c-1): magnitudes 1..2^(c-1) */
+        uint32_t top_magnitudes;     /* the top window's digits stay below this + 1 */
         unsigned splits;             /* magnitude ranges (tiles) per window */
         unsigned tiles;              /* windows * splits */
         bool affine_buckets;         /* affine buckets filled by batches, or XYZZ */
@@ -158,9 +159,21 @@ struct msm_tile {
         size_t bucket_offset;     /* index of its first bucket in the bucket array */
 };
 
+/* Magnitudes the top window's digit can reach: k < 2^255 leaves it the bits
+ * (W-1)c..254 plus the bit borrowed from below, so at most 2^(255 - (W-1)c). */
+static uint32_t msm_top_magnitudes(unsigned c, unsigned windows, uint32_t buckets_per_window) {
+        unsigned top_bits = 255 - (windows - 1) * c;
+
+        return top_bits < c - 1 ? UINT32_C(1) << top_bits : buckets_per_window;
+}
+
+/* Splits per window: MSM_TILES_PER_THREAD tiles per thread, and at least two
+ * when threads share the work, so the schedule ends on small tiles. */
 static unsigned msm_plan_splits(unsigned windows, uint32_t buckets_per_window, unsigned threads) {
         unsigned want = (MSM_TILES_PER_THREAD * threads + windows - 1) / windows;
 
+        if (threads > 1 && want < 2)
+                want = 2;
         return want < buckets_per_window ? want : buckets_per_window;
 }
 
@@ -181,11 +194,12 @@ static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsig
         for (unsigned c = 1; c <= MSM_MAX_WINDOW_BITS; c++) {
                 unsigned windows = (MSM_SCALAR_BITS + c - 1) / c;
                 uint32_t buckets = UINT32_C(1) << (c - 1);
+                uint32_t top = msm_top_magnitudes(c, windows, buckets);
                 unsigned splits = msm_plan_splits(windows, buckets, threads);
                 double tiles = (double)windows * splits;
                 double cost = (double)windows * (double)windowed_points * add_cost +
-                              (double)windows * buckets * reduce_cost + tiles * 2 * c +
-                              tiles * (double)windowed_points * MSM_COST_DIGIT_SCAN;
+                              ((double)(windows - 1) * buckets + top) * reduce_cost +
+                              tiles * 2 * c + tiles * (double)windowed_points * MSM_COST_DIGIT_SCAN;
 
                 if (best < 0 || cost < best) {
                         best = cost;
@@ -193,6 +207,7 @@ static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsig
                                 .window_bits = c,
                                 .windows = windows,
                                 .buckets_per_window = buckets,
+                                .top_magnitudes = top,
                                 .splits = splits,
                                 .tiles = windows * splits,
                                 .affine_buckets = affine,
@@ -201,22 +216,47 @@ static void msm_plan_choose(struct msm_plan *plan, size_t windowed_points, unsig
         }
 }
 
+/*
+ * Where split s of a window's `range` magnitudes starts: the splits shrink
+ * (sizes in proportion to 2(S - s) - 1), so that the schedule, which runs
+ * every window's first split first, ends with small tiles and the threads
+ * finish together.
+ */
+static uint32_t msm_split_start(uint32_t range, unsigned split, unsigned splits) {
+        uint64_t left = splits - split;
+
+        return range - (uint32_t)(left * left * range / ((uint64_t)splits * splits));
+}
+
+/* Tile t is split t / W of window t % W. Tiles may be empty (the top
+ * window's range can be smaller than its split count). */
 static struct msm_tile msm_plan_tile(const struct msm_plan *plan, unsigned tile) {
-        unsigned split = tile % plan->splits;
-        uint64_t first = (uint64_t)split * plan->buckets_per_window / plan->splits;
-        uint64_t end = (uint64_t)(split + 1) * plan->buckets_per_window / plan->splits;
+        unsigned window = tile % plan->windows, split = tile / plan->windows;
+        uint32_t range =
+                window + 1 == plan->windows ? plan->top_magnitudes : plan->buckets_per_window;
+        uint32_t first = msm_split_start(range, split, plan->splits);
+        uint32_t end = msm_split_start(range, split + 1, plan->splits);
 
         return (struct msm_tile){
-                .window = tile / plan->splits,
-                .first_magnitude = (uint32_t)first + 1,
-                .bucket_count = (uint32_t)(end - first),
-                .bucket_offset = (size_t)(tile / plan->splits) * plan->buckets_per_window + first,
+                .window = window,
+                .first_magnitude = first + 1,
+                .bucket_count = end - first,
+                .bucket_offset = (size_t)window * plan->buckets_per_window + first,
         };
 }
 
-/* The most buckets of one tile (the split sizes differ by at most one). */
+/* The most buckets of one tile. */
 static uint32_t msm_plan_max_tile_buckets(const struct msm_plan *plan) {
-        return (plan->buckets_per_window + plan->splits - 1) / plan->splits;
+        uint32_t most = 0;
+
+        for (unsigned s = 0; s < plan->splits; s++) {
+                uint32_t count = msm_split_start(plan->buckets_per_window, s + 1, plan->splits) -
+                                 msm_split_start(plan->buckets_per_window, s, plan->splits);
+
+                if (count > most)
+                        most = count;
+        }
+        return most;
 }
 
 /* Consecutive blocks whose windowed points are handled together. */

@@ -349,7 +349,7 @@ static void MSM_FN(combine_windows)(const MSM_JOB_T *job, MSM_JAC_T *r) {
                         for (unsigned i = 0; i < plan->window_bits; i++)
                                 MSM_G(jac_dbl)(r, r);
                 for (unsigned s = 0; s < plan->splits; s++)
-                        MSM_G(jac_add)(r, r, &job->tile_sums[w * plan->splits + s]);
+                        MSM_G(jac_add)(r, r, &job->tile_sums[s * plan->windows + w]);
         }
 }
 
@@ -379,8 +379,7 @@ static void MSM_FN(windows_run)(const MSM_JOB_T *job, size_t windowed_total) {
                              b < job->chunks.first_block[c + 1]; b++)
                                 MSM_FN(block_digits)(job, b);
 
-                                /* Tiles in window order: the light top window comes
-                                 * last and fills the gaps of the dynamic schedule. */
+                                /* Largest tiles first (see msm_split_start). */
 #pragma omp for schedule(dynamic, 1)
                         for (unsigned t = 0; t < plan->tiles; t++) {
                                 struct msm_tile tile = msm_plan_tile(plan, t);
