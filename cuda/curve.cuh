@@ -15,6 +15,15 @@
 
 namespace cuzk {
 
+template <class F> struct xyzz_point;
+
+/* The rare cases of an addition, out of line: acc = 2 (x, y) when equal,
+ * else infinity (the operands were opposite). */
+template <class F>
+CUZK_HD_NOINLINE void xyzz_equal_x_affine(xyzz_point<F> &acc, const F &x, const F &y, bool equal);
+/* acc = 2 acc when equal, else infinity. */
+template <class F> CUZK_HD_NOINLINE void xyzz_equal_x(xyzz_point<F> &acc, bool equal);
+
 template <class F> struct affine_point {
         F x, y;
 
@@ -76,10 +85,10 @@ template <class F> struct xyzz_point {
                 const F u2 = p.x * zz, s2 = py * zzz;
                 const F pd = u2 - x, r = s2 - y;
                 if (pd.is_zero()) {
-                        if (r.is_zero())
-                                *this = double_affine(p.x, py);
-                        else
-                                *this = infinity();
+                        /* through a copy: only its address escapes, this stays in registers */
+                        xyzz_point t = *this;
+                        xyzz_equal_x_affine(t, p.x, py, r.is_zero());
+                        *this = t;
                         return;
                 }
                 const F pp = pd.sqr(), ppp = pd * pp, q = x * pp;
@@ -100,10 +109,9 @@ template <class F> struct xyzz_point {
                 const F u1 = x * b.zz, u2 = b.x * zz, s1 = y * b.zzz, s2 = b.y * zzz;
                 const F pd = u2 - u1, r = s2 - s1;
                 if (pd.is_zero()) {
-                        if (r.is_zero())
-                                dbl();
-                        else
-                                *this = infinity();
+                        xyzz_point t = *this;
+                        xyzz_equal_x(t, r.is_zero());
+                        *this = t;
                         return;
                 }
                 const F pp = pd.sqr(), ppp = pd * pp, q = u1 * pp;
@@ -114,6 +122,27 @@ template <class F> struct xyzz_point {
                 zzz = zzz * b.zzz * ppp;
         }
 };
+
+template <class F>
+CUZK_HD_NOINLINE void xyzz_equal_x_affine(xyzz_point<F> &acc, const F &x, const F &y, bool equal) {
+        acc = equal ? xyzz_point<F>::double_affine(x, y) : xyzz_point<F>::infinity();
+}
+
+template <class F> CUZK_HD_NOINLINE void xyzz_equal_x(xyzz_point<F> &acc, bool equal) {
+        if (equal)
+                acc.dbl();
+        else
+                acc = xyzz_point<F>::infinity();
+}
+
+/* Out-of-line forms for code off the hot loop. */
+template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz_point<F> &acc, const xyzz_point<F> &b) {
+        acc.add(b);
+}
+
+template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {
+        acc.dbl();
+}
 
 using g1_affine_dev = affine_point<fp_dev>;
 using g1_xyzz_dev = xyzz_point<fp_dev>;

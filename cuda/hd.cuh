@@ -12,6 +12,15 @@
 #define CUZK_HD inline
 #endif
 
+/* Called, not inlined: rare paths and the curve additions of the light
+ * kernels, so that each kernel holds one copy of the formulas (compile
+ * time and code size; the hot loop inlines its addition). */
+#ifdef __CUDACC__
+#define CUZK_HD_NOINLINE __host__ __device__ __noinline__
+#else
+#define CUZK_HD_NOINLINE
+#endif
+
 /* Full unrolling on the device, so that limb arrays stay in registers (the
  * host pass, only used for emulation, leaves loops to the compiler). */
 #ifdef __CUDA_ARCH__

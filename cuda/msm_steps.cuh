@@ -119,6 +119,7 @@ inline uint64_t msm_segments_bound(uint64_t items, uint32_t seg, uint64_t bucket
 
 /* Montgomery -> canonical, once per scalar. */
 struct msm_step_canonical {
+        static constexpr unsigned block_threads = 256;
         const fr_dev *in;
         fr_dev *out;
 
@@ -129,6 +130,7 @@ struct msm_step_canonical {
 
 /* Signed digits of windows [w0, w0 + g) of scalar i. */
 struct msm_step_digits {
+        static constexpr unsigned block_threads = 256;
         const fr_dev *canonical;
         uint64_t n;
         uint32_t c, w0, g, buckets;
@@ -156,6 +158,7 @@ struct msm_step_digits {
 
 /* Each run of equal keys in the sorted array: start[key] and end[key]. */
 struct msm_step_bounds {
+        static constexpr unsigned block_threads = 256;
         const uint32_t *keys;
         uint64_t total;
         uint32_t sentinel;
@@ -174,6 +177,7 @@ struct msm_step_bounds {
 
 /* end[] becomes the count (end - start; both 0 for an empty bucket). */
 struct msm_step_counts {
+        static constexpr unsigned block_threads = 256;
         const uint32_t *start;
         uint32_t *end_to_count;
 
@@ -183,6 +187,7 @@ struct msm_step_counts {
 };
 
 struct msm_step_segment_counts {
+        static constexpr unsigned block_threads = 256;
         const uint32_t *count;
         uint32_t seg;
         uint32_t *seg_count;
@@ -210,6 +215,8 @@ CUZK_HD uint32_t msm_segment_bucket(const uint32_t *seg_first, const uint32_t *s
 /* One segment of a level: the sum of at most seg consecutive items of one
  * bucket. Level 0 items are signed point indices, later ones partial sums. */
 struct msm_step_accumulate {
+        static constexpr unsigned block_threads =
+                128; /* curve arithmetic: registers bound the block */
         const uint32_t *first, *count, *seg_first, *seg_count;
         uint32_t nb, seg;
         const uint32_t *point_refs;     /* level 0 */
@@ -224,24 +231,27 @@ struct msm_step_accumulate {
                 const uint64_t begin = first[b] + (s - seg_first[b]) * (uint64_t)seg;
                 const uint64_t bucket_end = (uint64_t)first[b] + count[b];
                 const uint64_t end = begin + seg < bucket_end ? begin + seg : bucket_end;
-                g1_xyzz_dev acc = g1_xyzz_dev::infinity();
-
                 if (point_refs) {
+                        /* the hot loop: mixed additions inlined, acc in registers */
+                        g1_xyzz_dev acc = g1_xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++) {
                                 const uint32_t ref = point_refs[i];
                                 acc.add_affine(points[ref & ~MSM_NEGATE_BIT],
                                                (ref & MSM_NEGATE_BIT) != 0);
                         }
+                        partials_out[s] = acc;
                 } else {
+                        g1_xyzz_dev acc = g1_xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++)
-                                acc.add(partials_in[i]);
+                                xyzz_add(acc, partials_in[i]);
+                        partials_out[s] = acc;
                 }
-                partials_out[s] = acc;
         }
 };
 
 /* After the last level every bucket has at most one item. */
 struct msm_step_gather {
+        static constexpr unsigned block_threads = 256;
         const uint32_t *first, *count;
         const g1_xyzz_dev *items;
         g1_xyzz_dev *buckets; /* this group's first bucket */
@@ -257,6 +267,8 @@ struct msm_step_gather {
  * V_j = sum (b - jC + 1) S_b. Item i is chunk i % P of window i / P.
  */
 struct msm_step_chunks {
+        static constexpr unsigned block_threads =
+                128; /* curve arithmetic: registers bound the block */
         const g1_xyzz_dev *buckets;
         uint32_t buckets_per_window, log_chunk;
         g1_xyzz_dev *sums, *weighted;
@@ -267,8 +279,8 @@ struct msm_step_chunks {
                 const g1_xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
                 g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
                 for (uint32_t b = 1u << log_chunk; b-- > 0;) {
-                        running.add(base[b]);
-                        total.add(running);
+                        xyzz_add(running, base[b]);
+                        xyzz_add(total, running);
                 }
                 sums[i] = running;
                 weighted[i] = total;
@@ -281,6 +293,8 @@ struct msm_step_chunks {
  * the second sum again by running sums, times C by doublings.
  */
 struct msm_step_window {
+        static constexpr unsigned block_threads =
+                128; /* curve arithmetic: registers bound the block */
         const g1_xyzz_dev *sums, *weighted;
         uint32_t chunks, log_chunk;
         g1_xyzz_dev *window_sums;
@@ -289,13 +303,13 @@ struct msm_step_window {
                 const g1_xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
                 g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
                 for (uint32_t j = chunks; j-- > 1;) {
-                        running.add(a[j]);
-                        total.add(running);
+                        xyzz_add(running, a[j]);
+                        xyzz_add(total, running);
                 }
                 for (uint32_t k = 0; k < log_chunk; k++)
-                        total.dbl();
+                        xyzz_dbl(total);
                 for (uint32_t j = 0; j < chunks; j++)
-                        total.add(v[j]);
+                        xyzz_add(total, v[j]);
                 window_sums[w] = total;
         }
 };

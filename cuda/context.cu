@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Devices, contexts, memory and the error path of the CUDA backend. */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/context.cuh"
+
+extern "C" {
+#include "common/log.h"
+}
+
+static int errno_of(cudaError_t e) {
+        switch (e) {
+        case cudaErrorMemoryAllocation:
+                return ENOMEM;
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+        case cudaErrorInvalidDevice:
+        case cudaErrorDevicesUnavailable:
+        case cudaErrorNotSupported:
+        case cudaErrorSystemDriverMismatch:
+        case cudaErrorCompatNotSupportedOnDevice:
+                return ENODEV;
+        default:
+                return EIO;
+        }
+}
+
+int gpu_fail(gpu_context_t *ctx, cudaError_t e, const char *call, const char *file, int line) {
+        char message[512];
+
+        snprintf(message, sizeof(message), "%s failed at %s:%d: %s (%s)", call, file, line,
+                 cudaGetErrorString(e), cudaGetErrorName(e));
+        if (ctx)
+                snprintf(ctx->last_error, sizeof(ctx->last_error), "%s", message);
+        return log_error_errno(errno_of(e), "cuda: %s", message);
+}
+
+int gpu_device_count(void) {
+        int count = 0;
+        cudaError_t e = cudaGetDeviceCount(&count);
+
+        if (e != cudaSuccess || count <= 0)
+                return -ENODEV;
+        return count;
+}
+
+int gpu_enter(gpu_context_t *ctx) {
+        assert(ctx);
+        GPU_TRY(ctx, cudaSetDevice(ctx->device));
+        return 0;
+}
+
+int gpu_context_new(gpu_context_t **ret, int ordinal) {
+        cudaDeviceProp prop;
+        int count = 0;
+        cudaError_t e;
+
+        assert(ret);
+
+        e = cudaGetDeviceCount(&count);
+        if (e != cudaSuccess)
+                return log_error_errno(ENODEV, "cuda: no usable CUDA driver or device: %s",
+                                       cudaGetErrorString(e));
+        if (count <= 0)
+                return log_error_errno(ENODEV, "cuda: no CUDA device");
+        if (ordinal < 0 || ordinal >= count)
+                return log_error_errno(EINVAL, "cuda: device %d requested, %d present", ordinal,
+                                       count);
+
+        gpu_context_t *ctx = (gpu_context_t *)calloc(1, sizeof(*ctx));
+        if (!ctx)
+                return -ENOMEM;
+        ctx->device = ordinal;
+        int r = gpu_enter(ctx);
+        if (r >= 0) {
+                e = cudaGetDeviceProperties(&prop, ordinal);
+                r = e == cudaSuccess
+                            ? 0
+                            : gpu_fail(ctx, e, "cudaGetDeviceProperties", __FILE__, __LINE__);
+        }
+        if (r >= 0) {
+                e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
+                r = e == cudaSuccess ? 0 : gpu_fail(ctx, e, "cudaStreamCreate", __FILE__, __LINE__);
+        }
+        if (r < 0) {
+                free(ctx);
+                return r;
+        }
+        snprintf(ctx->info.name, sizeof(ctx->info.name), "%s", prop.name);
+        ctx->info.compute_major = prop.major;
+        ctx->info.compute_minor = prop.minor;
+        ctx->info.multiprocessors = prop.multiProcessorCount;
+        ctx->info.memory_bytes = prop.totalGlobalMem;
+        *ret = ctx;
+        return 0;
+}
+
+void gpu_context_free(gpu_context_t *ctx) {
+        if (!ctx)
+                return;
+        /* Errors are past reporting here: release what can be released. */
+        (void)cudaSetDevice(ctx->device);
+        (void)cudaStreamSynchronize(ctx->stream);
+        for (auto &per_log : ctx->omega_tables)
+                for (auto &per_roots : per_log)
+                        for (cuzk::fr_dev *table : per_roots)
+                                (void)cudaFree(table);
+        for (auto &slot : ctx->slots)
+                (void)cudaFree(slot.p);
+        (void)cudaStreamDestroy(ctx->stream);
+        free(ctx);
+}
+
+void gpu_context_info(const gpu_context_t *ctx, gpu_device_info_t *ret) {
+        assert(ctx);
+        assert(ret);
+        *ret = ctx->info;
+}
+
+const char *gpu_context_last_error(const gpu_context_t *ctx) {
+        assert(ctx);
+        return ctx->last_error;
+}
+
+int gpu_synchronize(gpu_context_t *ctx) {
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return 0;
+}
+
+int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret) {
+        assert(ctx);
+        assert(slot < GPU_SLOT_MAX_);
+        assert(ret);
+
+        if (ctx->slots[slot].bytes < bytes) {
+                /* Queued work may still use the old buffer. */
+                GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+                GPU_TRY(ctx, cudaFree(ctx->slots[slot].p));
+                ctx->slots[slot].p = NULL;
+                ctx->slots[slot].bytes = 0;
+                GPU_TRY(ctx, cudaMalloc(&ctx->slots[slot].p, bytes));
+                ctx->slots[slot].bytes = bytes;
+        }
+        *ret = ctx->slots[slot].p;
+        return 0;
+}
+
+int gpu_host_alloc(gpu_context_t *ctx, void **ret, size_t bytes) {
+        assert(ret);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaHostAlloc(ret, bytes, cudaHostAllocPortable));
+        return 0;
+}
+
+void gpu_host_free(gpu_context_t *ctx, void *p) {
+        assert(ctx);
+        if (p)
+                (void)cudaFreeHost(p);
+}
+
+int gpu_host_register(gpu_context_t *ctx, void *p, size_t bytes) {
+        assert(p);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaHostRegister(p, bytes, cudaHostRegisterPortable));
+        return 0;
+}
+
+int gpu_host_unregister(gpu_context_t *ctx, void *p) {
+        assert(p);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaHostUnregister(p));
+        return 0;
+}
+
+int gpu_alloc(gpu_context_t *ctx, void **ret, size_t bytes) {
+        assert(ret);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaMalloc(ret, bytes));
+        return 0;
+}
+
+void gpu_free(gpu_context_t *ctx, void *d) {
+        assert(ctx);
+        if (!d)
+                return;
+        (void)cudaSetDevice(ctx->device);
+        (void)cudaStreamSynchronize(ctx->stream);
+        (void)cudaFree(d);
+}
+
+int gpu_copy_to_device(gpu_context_t *ctx, void *d, const void *h, size_t bytes) {
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return 0;
+}
+
+int gpu_copy_to_host(gpu_context_t *ctx, void *h, const void *d, size_t bytes) {
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return 0;
+}
+
+/* ---- self-test hooks ---- */
+
+template <class F> struct mul_step {
+        static constexpr unsigned block_threads = 256;
+        const F *a, *b;
+        F *r;
+
+        __device__ void operator()(uint64_t i) const {
+                r[i] = a[i] * b[i];
+        }
+};
+
+template <class F, class H>
+static int test_mul(gpu_context_t *ctx, H *r, const H *a, const H *b, size_t n) {
+        static_assert(sizeof(F) == sizeof(H), "device and host layouts differ");
+        void *buf = NULL;
+
+        assert(r && a && b);
+        if (n == 0)
+                return 0;
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_TEST, 3 * n * sizeof(F), &buf));
+        F *da = (F *)buf, *db = da + n, *dr = db + n;
+        GPU_TRY(ctx, cudaMemcpyAsync(da, a, n * sizeof(F), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx, cudaMemcpyAsync(db, b, n * sizeof(F), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY_R(gpu_launch_step(ctx, mul_step<F>{da, db, dr}, n));
+        GPU_TRY(ctx, cudaMemcpyAsync(r, dr, n * sizeof(F), cudaMemcpyDeviceToHost, ctx->stream));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return 0;
+}
+
+int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n) {
+        return test_mul<cuzk::fr_dev>(ctx, r, a, b, n);
+}
+
+int gpu_test_fp_mul(gpu_context_t *ctx, fp_t *r, const fp_t *a, const fp_t *b, size_t n) {
+        return test_mul<cuzk::fp_dev>(ctx, r, a, b, n);
+}

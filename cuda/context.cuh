@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The context behind gpu.h's handle, shared by the .cu files of cuda/. */
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "cuda/field.cuh"
+#include "cuda/gpu.h"
+
+/* Scratch buffers a context keeps between calls, grown on demand. */
+enum gpu_slot {
+        GPU_SLOT_NTT_DATA,  /* host-to-host NTT */
+        GPU_SLOT_NTT_SCALE, /* pre and post scaling tables of one transform */
+        GPU_SLOT_TEST,      /* self-test hooks */
+        GPU_SLOT_MSM_POINTS,
+        GPU_SLOT_MSM_SCALARS,
+        GPU_SLOT_MSM_CANONICAL,
+        GPU_SLOT_MSM_KEYS,
+        GPU_SLOT_MSM_KEYS_ALT,
+        GPU_SLOT_MSM_VALS,
+        GPU_SLOT_MSM_VALS_ALT,
+        GPU_SLOT_MSM_START,
+        GPU_SLOT_MSM_END,
+        GPU_SLOT_MSM_SEG_COUNT,
+        GPU_SLOT_MSM_SEG_FIRST,
+        GPU_SLOT_MSM_PARTIALS,
+        GPU_SLOT_MSM_PARTIALS_ALT,
+        GPU_SLOT_MSM_BUCKETS,
+        GPU_SLOT_MSM_SUMS,
+        GPU_SLOT_MSM_WEIGHTED,
+        GPU_SLOT_MSM_WINDOWS,
+        GPU_SLOT_CUB_TEMP,
+        GPU_SLOT_MAX_,
+};
+
+struct gpu_context {
+        int device;
+        cudaStream_t stream;
+        gpu_device_info_t info;
+        char last_error[512];
+        /* Powers of omega (or omega^-1) per size and root convention, built
+         * on first use: [log_size][roots][inverse]. */
+        cuzk::fr_dev *omega_tables[NTT_MAX_LOG_SIZE + 1][2][2];
+        struct {
+                void *p;
+                size_t bytes;
+        } slots[GPU_SLOT_MAX_];
+};
+
+/* Records and logs a failed CUDA call; returns the negative errno for it. */
+int gpu_fail(gpu_context_t *ctx, cudaError_t e, const char *call, const char *file, int line);
+
+#define GPU_TRY(ctx, call)                                                     \
+        do {                                                                   \
+                cudaError_t e_ = (call);                                       \
+                if (e_ != cudaSuccess)                                         \
+                        return gpu_fail((ctx), e_, #call, __FILE__, __LINE__); \
+        } while (0)
+
+#define GPU_TRY_R(expr)            \
+        do {                       \
+                int r_ = (expr);   \
+                if (r_ < 0)        \
+                        return r_; \
+        } while (0)
+
+/* Makes the context's device current for the calling thread. */
+int gpu_enter(gpu_context_t *ctx);
+/* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
+int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);
+
+/* Runs step(i) for i < count, one thread each, on the context's stream.
+ * Step::block_threads sets the block size (a register budget). */
+template <class Step>
+__global__ void __launch_bounds__(Step::block_threads) gpu_step_kernel(Step step, uint64_t count) {
+        const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < count)
+                step(i);
+}
+
+template <class Step> int gpu_launch_step(gpu_context_t *ctx, const Step &step, uint64_t count) {
+        if (count == 0)
+                return 0;
+        const uint64_t blocks = (count + Step::block_threads - 1) / Step::block_threads;
+        if (blocks > 0x7fffffffu)
+                return -EINVAL;
+        gpu_step_kernel<<<(unsigned)blocks, Step::block_threads, 0, ctx->stream>>>(step, count);
+        GPU_TRY(ctx, cudaGetLastError());
+        return 0;
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Runs the CUDA self-test, then the benchmark, on a GPU machine, from the
+# repository root, with a build directory made elsewhere (nothing is built
+# here: the binaries link CUDA's runtime statically and need only the
+# driver). Output is line-buffered; the logs are copied into "$OUT" when it
+# is set. About 5 minutes on an H200.
+#
+#   cuda/device-run.sh [build-dir] [--quick]
+#
+# --quick runs the short self-test and a small benchmark (a first check).
+# Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
+# benchmark's when the self-test passed.
+set -u -o pipefail
+
+build=${1:-build-cuda}
+mode=${2:-}
+logs=$(mktemp -d)
+
+for exe in cuda/cuda-selftest cuda/bench-cuda; do
+        if [ ! -x "$build/$exe" ]; then
+                echo "device-run: $build/$exe missing: build with meson here first" >&2
+                exit 1
+        fi
+done
+
+save_logs() {
+        if [ -n "${OUT:-}" ]; then
+                mkdir -p "$OUT"
+                cp "$logs"/*.log "$OUT"/ 2>/dev/null
+        fi
+}
+trap save_logs EXIT
+
+# The card as found (read-only queries).
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
+        --format=csv 2>&1 | tee "$logs/device.log"
+nproc | sed 's/^/cpu cores: /' | tee -a "$logs/device.log"
+
+if [ "$mode" = "--quick" ]; then
+        selftest_args=(--quick)
+        bench_args=(20 22 20 24)
+else
+        selftest_args=()
+        bench_args=()
+fi
+
+echo "== self-test"
+timeout 300 stdbuf -oL -eL "$build/cuda/cuda-selftest" "${selftest_args[@]}" 2>&1 |
+        tee "$logs/selftest.log"
+status=$?
+grep -c '^PASS' "$logs/selftest.log" | sed 's/^/passed cases: /'
+grep '^FAIL' "$logs/selftest.log" | head -20
+if [ $status -ne 0 ]; then
+        echo "device-run: self-test exit status $status; benchmark skipped"
+        exit $status
+fi
+
+echo "== benchmark"
+timeout 240 stdbuf -oL -eL "$build/cuda/bench-cuda" "${bench_args[@]}" 2>&1 |
+        tee "$logs/bench.log"
+exit $?

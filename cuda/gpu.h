@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The CUDA backend's C interface: NTT and G1 MSM on an NVIDIA GPU, with the
+ * same in-memory forms as zk/ (fr_t, g1_affine_t and g1_jac_t move between
+ * CPU and GPU without conversion) and bit-identical results.
+ *
+ * A context is one device and one CUDA stream, with the tables and scratch
+ * buffers it builds on first use. Use a context from one thread at a time;
+ * work that should overlap on one GPU (several partitions in flight) uses
+ * one context per stream. Every function returns 0 or a negative errno:
+ *   -ENODEV  no usable CUDA device or driver (the caller falls back to the
+ *            CPU); gpu_context_new logs why;
+ *   -ENOMEM  device or pinned memory exhausted;
+ *   -EINVAL  arguments out of range (sizes, roots, orders);
+ *   -EIO     any other CUDA failure; the context's last error names the
+ *            call, the file and line, and CUDA's message. A failed kernel
+ *            leaves the device unusable: free the context.
+ * The *_device functions work on device memory from gpu_alloc, are queued on
+ * the context's stream and return before the GPU is done (gpu_synchronize
+ * waits); the others take host memory and return when the result is there.
+ * Host buffers from gpu_host_alloc (pinned) transfer about twice as fast.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* zk/'s headers carry no C++ guards of their own. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "zk/fp.h"
+#include "zk/fr.h"
+#include "zk/g1.h"
+#include "zk/ntt.h"
+
+typedef struct gpu_context gpu_context_t;
+
+typedef struct gpu_device_info {
+        char name[256];
+        int compute_major, compute_minor;
+        int multiprocessors;
+        size_t memory_bytes;
+} gpu_device_info_t;
+
+/* CUDA devices present (>= 1), or -ENODEV without a driver or device. */
+int gpu_device_count(void);
+
+/* Opens device `ordinal` (0 for the first). -ENODEV, -EINVAL for an
+ * ordinal past the device count, -ENOMEM. */
+int gpu_context_new(gpu_context_t **ret, int ordinal);
+/* Waits for queued work and releases everything. Accepts NULL. */
+void gpu_context_free(gpu_context_t *ctx);
+static inline void gpu_context_freep(gpu_context_t **ctx) {
+        gpu_context_free(*ctx);
+}
+#define _cleanup_gpu_context_ __attribute__((cleanup(gpu_context_freep)))
+
+void gpu_context_info(const gpu_context_t *ctx, gpu_device_info_t *ret);
+/* The last failure's description ("" if none). */
+const char *gpu_context_last_error(const gpu_context_t *ctx);
+/* Waits until the context's queued work is done. */
+int gpu_synchronize(gpu_context_t *ctx);
+
+/* Pinned host memory. */
+int gpu_host_alloc(gpu_context_t *ctx, void **ret, size_t bytes);
+void gpu_host_free(gpu_context_t *ctx, void *p);
+/* Pins existing host memory in place (the SRS, mapped from a file). */
+int gpu_host_register(gpu_context_t *ctx, void *p, size_t bytes);
+int gpu_host_unregister(gpu_context_t *ctx, void *p);
+
+/* Device memory and copies on the context's stream (synchronous with
+ * respect to the host for the host-side buffer: they return when done). */
+int gpu_alloc(gpu_context_t *ctx, void **ret, size_t bytes);
+void gpu_free(gpu_context_t *ctx, void *d);
+int gpu_copy_to_device(gpu_context_t *ctx, void *d, const void *h, size_t bytes);
+int gpu_copy_to_host(gpu_context_t *ctx, void *h, const void *d, size_t bytes);
+
+typedef enum gpu_ntt_kind {
+        GPU_NTT_FORWARD,       /* ntt_forward */
+        GPU_NTT_INVERSE,       /* ntt_inverse */
+        GPU_NTT_COSET_FORWARD, /* ntt_coset_forward */
+        GPU_NTT_COSET_INVERSE, /* ntt_coset_inverse */
+} gpu_ntt_kind_t;
+
+/*
+ * In-place NTT of 2^log_size elements with zk/ntt.h's meaning for roots,
+ * order and shift (shift is read for the coset kinds only, may be NULL
+ * otherwise, and must not be zero). log_size <= NTT_MAX_LOG_SIZE.
+ */
+int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift);
+int gpu_ntt(gpu_context_t *ctx, fr_t *a, unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind,
+            ntt_order_t order, const fr_t *shift);
+
+/*
+ * r = sum k_i P_i over G1, as zk/msm.h's g1_msm_fr: affine points
+ * (infinity allowed), Montgomery scalars, the same point as the CPU MSM
+ * (its Jacobian coordinates may differ). n <= 2^31 - 1; n = 0 gives
+ * infinity. The _device form waits for the GPU too (the result comes back
+ * to the host).
+ */
+int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
+                  size_t n);
+int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
+                         const fr_t *d_scalars, size_t n);
+
+/* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
+int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);
+int gpu_test_fp_mul(gpu_context_t *ctx, fp_t *r, const fp_t *a, const fp_t *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif

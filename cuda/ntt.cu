@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The GPU NTT: kernels around ntt_pass.cuh and the passes of ntt_run.cuh. */
+#include <assert.h>
+#include <errno.h>
+
+#include "cuda/context.cuh"
+#include "cuda/ntt_run.cuh"
+
+using namespace cuzk;
+
+struct barrier {
+        __device__ void operator()() const {
+                __syncthreads();
+        }
+};
+
+__global__ void __launch_bounds__(NTT_BLOCK_THREADS_MAX)
+        ntt_pass_kernel(const ntt_pass_params p, fr_dev *data) {
+        extern __shared__ uint4 shared_words[];
+        fr_dev *sh = reinterpret_cast<fr_dev *>(shared_words);
+        fr_dev *sh_tw = sh + ((1u << p.k) << p.log_cols);
+        ntt_pass_block(p, data, blockIdx.x, threadIdx.x, blockDim.x, sh, sh_tw, barrier());
+}
+
+#define BITREV_THREADS 256
+
+__global__ void __launch_bounds__(BITREV_THREADS) ntt_bitrev_kernel(fr_dev *data, unsigned log_n) {
+        __shared__ fr_dev sh[2u << (2 * NTT_BITREV_TILE)];
+        ntt_bitrev_block(data, log_n, blockIdx.x, threadIdx.x, blockDim.x, sh, barrier());
+}
+
+struct bitrev_swap_step {
+        static constexpr unsigned block_threads = 256;
+        fr_dev *data;
+        unsigned log_n;
+
+        __device__ void operator()(uint64_t i) const {
+                ntt_bitrev_swap(data, log_n, (uint32_t)i);
+        }
+};
+
+struct pow_table_step {
+        static constexpr unsigned block_threads = 256;
+        fr_dev c, g, g_step;
+        uint32_t lo_count;
+        fr_dev *out;
+
+        __device__ void operator()(uint64_t i) const {
+                out[i] = pow_table_entry(c, g, g_step, lo_count, (uint32_t)i);
+        }
+};
+
+template <class D, class H> static D as_dev(const H &h) {
+        static_assert(sizeof(D) == sizeof(H), "layouts differ");
+        D d;
+        memcpy(&d, &h, sizeof(d));
+        return d;
+}
+
+/* Fills a pow_table's array (spec.entries() elements at out). */
+static int build_pow_table(gpu_context_t *ctx, const pow_spec &spec, fr_dev *out,
+                           pow_table *table) {
+        const pow_table_step step = {as_dev<fr_dev>(spec.c), as_dev<fr_dev>(spec.g),
+                                     as_dev<fr_dev>(spec.g_step), spec.lo_count, out};
+        GPU_TRY_R(gpu_launch_step(ctx, step, spec.entries()));
+        table->lo = out;
+        table->hi = out + spec.lo_count;
+        table->lo_bits = spec.lo_bits;
+        return 0;
+}
+
+/* The powers of omega (inverse: omega^-1) for one size and convention,
+ * built on first use; the stream orders the build before every transform. */
+static int omega_table(gpu_context_t *ctx, const pow_spec &spec, unsigned log_n, ntt_roots_t roots,
+                       bool inverse, pow_table *table) {
+        fr_dev **slot = &ctx->omega_tables[log_n][roots][inverse];
+
+        if (!*slot) {
+                GPU_TRY(ctx, cudaMalloc(slot, spec.entries() * sizeof(fr_dev)));
+                int r = build_pow_table(ctx, spec, *slot, table);
+                if (r < 0) {
+                        (void)cudaFree(*slot);
+                        *slot = nullptr;
+                }
+                return r;
+        }
+        table->lo = *slot;
+        table->hi = *slot + spec.lo_count;
+        table->lo_bits = spec.lo_bits;
+        return 0;
+}
+
+struct device_ntt_backend {
+        gpu_context_t *ctx;
+        fr_dev *data;
+        int error;
+
+        void pass(const ntt_pass_params &p, uint64_t blocks, uint32_t threads) {
+                const size_t shared =
+                        (((size_t)1 << p.k << p.log_cols) + ((size_t)1 << (p.k - 1))) *
+                        sizeof(fr_dev);
+                if (error < 0)
+                        return;
+                if (blocks > 0x7fffffffu) {
+                        error = -EINVAL;
+                        return;
+                }
+                ntt_pass_kernel<<<(unsigned)blocks, threads, shared, ctx->stream>>>(p, data);
+                cudaError_t e = cudaGetLastError();
+                if (e != cudaSuccess)
+                        error = gpu_fail(ctx, e, "ntt_pass_kernel", __FILE__, __LINE__);
+        }
+
+        void bit_reverse(unsigned log_n) {
+                if (error < 0)
+                        return;
+                if (log_n < 2 * NTT_BITREV_TILE) {
+                        error = gpu_launch_step(ctx, bitrev_swap_step{data, log_n},
+                                                (uint64_t)1 << log_n);
+                        return;
+                }
+                ntt_bitrev_kernel<<<1u << (log_n - 2 * NTT_BITREV_TILE), BITREV_THREADS, 0,
+                                    ctx->stream>>>(data, log_n);
+                cudaError_t e = cudaGetLastError();
+                if (e != cudaSuccess)
+                        error = gpu_fail(ctx, e, "ntt_bitrev_kernel", __FILE__, __LINE__);
+        }
+};
+
+static bool valid_args(unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind, ntt_order_t order,
+                       const fr_t *shift) {
+        if (log_size > NTT_MAX_LOG_SIZE)
+                return false;
+        if (roots != NTT_ROOTS_SNARKJS && roots != NTT_ROOTS_BELLPERSON)
+                return false;
+        if (order != NTT_ORDER_NN && order != NTT_ORDER_NR && order != NTT_ORDER_RN)
+                return false;
+        switch (kind) {
+        case GPU_NTT_FORWARD:
+        case GPU_NTT_INVERSE:
+                return true;
+        case GPU_NTT_COSET_FORWARD:
+        case GPU_NTT_COSET_INVERSE:
+                return shift && !fr_is_zero(shift);
+        }
+        return false;
+}
+
+int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift) {
+        assert(ctx);
+        assert(d_a);
+
+        if (!valid_args(log_size, roots, kind, order, shift))
+                return -EINVAL;
+        GPU_TRY_R(gpu_enter(ctx));
+
+        const ntt_kind k = (ntt_kind)kind;
+        const ntt_dev_order o = order == NTT_ORDER_NN   ? NTT_DEV_NN
+                                : order == NTT_ORDER_NR ? NTT_DEV_NR
+                                                        : NTT_DEV_RN;
+        const bool inverse = ntt_kind_is_inverse(k);
+        const ntt_specs specs = ntt_make_specs(log_size, roots, k, o, shift);
+        ntt_tables tables;
+
+        GPU_TRY_R(omega_table(ctx, specs.omega, log_size, roots, inverse, &tables.omega));
+
+        void *scale = nullptr;
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_NTT_SCALE,
+                              (specs.pre.entries() + specs.post.entries()) * sizeof(fr_dev),
+                              &scale));
+        fr_dev *pre = (fr_dev *)scale, *post = pre + specs.pre.entries();
+        tables.pre.mode = specs.pre_mode;
+        tables.post.mode = specs.post_mode;
+        GPU_TRY_R(build_pow_table(ctx, specs.pre, pre, &tables.pre.table));
+        GPU_TRY_R(build_pow_table(ctx, specs.post, post, &tables.post.table));
+
+        device_ntt_backend backend = {ctx, reinterpret_cast<fr_dev *>(d_a), 0};
+        ntt_run(backend, log_size, o, tables);
+        return backend.error;
+}
+
+int gpu_ntt(gpu_context_t *ctx, fr_t *a, unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind,
+            ntt_order_t order, const fr_t *shift) {
+        void *d = nullptr;
+
+        assert(ctx);
+        assert(a);
+
+        if (!valid_args(log_size, roots, kind, order, shift))
+                return -EINVAL;
+        const size_t bytes = ((size_t)1 << log_size) * sizeof(fr_t);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_NTT_DATA, bytes, &d));
+        GPU_TRY(ctx, cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY_R(gpu_ntt_device(ctx, (fr_t *)d, log_size, roots, kind, order, shift));
+        GPU_TRY(ctx, cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return 0;
+}
