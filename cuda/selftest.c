@@ -50,14 +50,11 @@ static void report(bool ok, const char *fmt, ...) {
 
 #define MUL_COUNT ((size_t)1 << 16)
 
-static int test_field_mul(gpu_context_t *ctx) {
-        _cleanup_free_ fr_t *ra = malloc(3 * MUL_COUNT * sizeof(fr_t));
-        _cleanup_free_ fp_t *pa = malloc(3 * MUL_COUNT * sizeof(fp_t));
+/* ra: 3 MUL_COUNT elements, pa: 3 MUL_COUNT elements. */
+static int test_field_mul(gpu_context_t *ctx, fr_t *ra, fp_t *pa) {
         size_t bad_fr = 0, bad_fp = 0;
         int r;
 
-        if (!ra || !pa)
-                return -ENOMEM;
         fr_t *rb = ra + MUL_COUNT, *rr = rb + MUL_COUNT;
         fp_t *pb = pa + MUL_COUNT, *pr = pb + MUL_COUNT;
         testdata_fr_array(ra, MUL_COUNT, 101);
@@ -132,17 +129,13 @@ static void cpu_ntt(const ntt_domain_t *d, fr_t *a, gpu_ntt_kind_t kind, ntt_ord
 
 /* Every kind and order of one size and root convention. The shift is
  * each convention's own: 7 for bellperson, Fr.w[k+1] for snarkjs. */
-static int test_ntt_size(gpu_context_t *ctx, unsigned log_n, ntt_roots_t roots) {
+static int test_ntt_size(gpu_context_t *ctx, unsigned log_n, ntt_roots_t roots, fr_t *input,
+                         fr_t *cpu, fr_t *gpu) {
         const size_t n = (size_t)1 << log_n;
         _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
-        _cleanup_free_ fr_t *input = malloc(n * sizeof(fr_t));
-        _cleanup_free_ fr_t *cpu = malloc(n * sizeof(fr_t));
-        _cleanup_free_ fr_t *gpu = malloc(n * sizeof(fr_t));
         fr_t shift;
         int r;
 
-        if (!input || !cpu || !gpu)
-                return -ENOMEM;
         r = ntt_domain_new(&d, log_n, roots);
         if (r < 0)
                 return r;
@@ -215,14 +208,10 @@ static int test_msm_case(gpu_context_t *ctx, const g1_affine_t *points, fr_t *sc
         return 0;
 }
 
-static int test_msm(gpu_context_t *ctx, unsigned max_log) {
+static int test_msm(gpu_context_t *ctx, unsigned max_log, g1_affine_t *points, fr_t *scalars) {
         const size_t max_n = (size_t)1 << max_log;
-        _cleanup_free_ g1_affine_t *points = malloc(max_n * sizeof(g1_affine_t));
-        _cleanup_free_ fr_t *scalars = malloc(max_n * sizeof(fr_t));
         int r;
 
-        if (!points || !scalars)
-                return -ENOMEM;
         r = testdata_g1_points(points, max_n, 3000);
         if (r < 0)
                 return r;
@@ -258,6 +247,15 @@ static int test_msm(gpu_context_t *ctx, unsigned max_log) {
                              " (repeated points, one at infinity)");
 }
 
+static void *xmalloc(size_t bytes) {
+        void *p = malloc(bytes);
+        if (!p) {
+                printf("FAIL: out of memory (%zu bytes)\n", bytes);
+                abort();
+        }
+        return p;
+}
+
 int main(int argc, char **argv) {
         _cleanup_gpu_context_ gpu_context_t *ctx = NULL;
         gpu_device_info_t info;
@@ -280,16 +278,28 @@ int main(int argc, char **argv) {
                info.name, info.compute_major, info.compute_minor, info.multiprocessors,
                (double)info.memory_bytes / (1 << 30), zk_thread_count());
 
-        r = test_field_mul(ctx);
+        /* Buffers for the largest case of each part, reused by the smaller. */
+        const size_t ntt_n = (size_t)1 << ntt_max, msm_n = (size_t)1 << msm_max;
+        size_t fr_count = 3 * (ntt_n > MUL_COUNT ? ntt_n : MUL_COUNT);
+        fr_count = fr_count > msm_n ? fr_count : msm_n;
+        fr_t *fr_buf = xmalloc(fr_count * sizeof(fr_t));
+        fp_t *fp_buf = xmalloc(3 * MUL_COUNT * sizeof(fp_t));
+        g1_affine_t *points = xmalloc(msm_n * sizeof(g1_affine_t));
+
+        r = test_field_mul(ctx, fr_buf, fp_buf);
         for (unsigned log_n = 10; r >= 0 && log_n <= ntt_max; log_n++)
                 for (int roots = 0; r >= 0 && roots < 2; roots++)
-                        r = test_ntt_size(ctx, log_n, (ntt_roots_t)roots);
+                        r = test_ntt_size(ctx, log_n, (ntt_roots_t)roots, fr_buf, fr_buf + ntt_n,
+                                          fr_buf + 2 * ntt_n);
         if (r >= 0)
-                r = test_msm(ctx, msm_max);
+                r = test_msm(ctx, msm_max, points, fr_buf);
         if (r < 0)
                 report(false, "stopped: %s %s", strerror(-r), gpu_context_last_error(ctx));
 
         printf("%s: %u passed, %u failed (%.1f s)\n", failures ? "FAIL" : "PASS", passes, failures,
                now_sec() - start);
+        free(fr_buf);
+        free(fp_buf);
+        free(points);
         return failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }
