@@ -181,7 +181,7 @@ int process_peak_rss_reset(size_t *ret_rss_bytes) {
         if (fd < 0)
                 return -errno;
         if (write(fd, "5", 1) != 1)
-                return -errno;
+                return errno > 0 ? -errno : -EIO;
         return proc_status_bytes("VmRSS", ret_rss_bytes);
 }
 
