@@ -123,7 +123,7 @@ static size_t max_size(size_t a, size_t b) {
 }
 
 size_t groth16_partition_bytes(const struct groth16_partition_shape *shape) {
-        size_t n, n_h, n_private, witness, h_phase, msm_phase, msm;
+        size_t n, n_h, n_private, witness, h_phase, g1_phase, g2_phase, g1_msm;
         unsigned threads;
 
         assert(shape);
@@ -139,16 +139,17 @@ size_t groth16_partition_bytes(const struct groth16_partition_shape *shape) {
         h_phase = witness + 3 * n * sizeof(fr_t) + ntt_domain_bytes(shape->log_domain_size) +
                   shape->evaluate_bytes;
 
-        msm = groth16_msm_scratch_bytes(shape->n_vars, shape->g1_windowed, threads, false);
-        msm = max_size(msm,
-                       groth16_msm_scratch_bytes(n_private, shape->g1_windowed, threads, false));
-        msm = max_size(msm,
-                       groth16_msm_scratch_bytes(shape->n_vars, shape->g2_windowed, threads, true));
+        g1_msm = groth16_msm_scratch_bytes(shape->n_vars, shape->g1_windowed, threads, false);
+        g1_msm = max_size(g1_msm,
+                          groth16_msm_scratch_bytes(n_private, shape->g1_windowed, threads, false));
         /* H's scalars are random-looking: all of them go through the windows. */
-        msm = max_size(msm, groth16_msm_scratch_bytes(n_h, n_h, threads, false));
-        msm_phase = witness + n * sizeof(fr_t) + msm;
+        g1_msm = max_size(g1_msm, groth16_msm_scratch_bytes(n_h, n_h, threads, false));
+        g1_phase = witness + n * sizeof(fr_t) + g1_msm;
+        /* H's scalars are released before the b_g2 MSM. */
+        g2_phase = witness +
+                   groth16_msm_scratch_bytes(shape->n_vars, shape->g2_windowed, threads, true);
 
-        return max_size(h_phase, msm_phase);
+        return max_size(h_phase, max_size(g1_phase, g2_phase));
 }
 
 /* A "Key:   123 kB" line of /proc/self/status, in bytes. */

@@ -5,13 +5,17 @@
  * admits a partition. Shared data (the SRS, the constraint matrices) is not
  * included: it is reserved once per circuit.
  *
- * The prover's peak is the larger of two phases:
+ * The prover's peak is the largest of three phases:
  *   H        witness + a, b, c evaluations (3 x 2^k) + the NTT domain
  *            (ntt_domain_bytes) + whatever the evaluator keeps (evaluate_bytes)
- *   MSMs     witness + H's scalars (2^k) + the largest MSM's buckets, digits
- *            and batch buffers (the MSMs run one after the other)
+ *   G1 MSMs  witness + H's scalars (2^k) + the largest G1 MSM's buckets,
+ *            digits and batch buffers (the MSMs run one after the other)
+ *   b_g2     witness + the G2 MSM's (H's scalars are gone by then)
  * At 2^20 and beyond the H phase dominates (the MSM scratch stops growing at
- * 16-bit windows and 2^20-point digit chunks); below it the MSMs can.
+ * 16-bit windows and 2^20-point digit chunks); below it the MSMs can. The
+ * figure counts what is allocated; some MSM batch buffers are only half
+ * used, so below 2^16 it runs a few hundred KiB over the measured peak.
+ * bench/RESULTS.md has predicted against measured from 2^16 to 2^24.
  */
 #pragma once
 
