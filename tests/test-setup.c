@@ -8,7 +8,9 @@
  *     with the Lagrange basis computed independently (product formula);
  *   - keys for circuits of 2^10, 2^12 and 2^14 rows prove with
  *     groth16_prove and groth16_prove_partition, and groth16_verify accepts
- *     the proofs; a wrong witness or wrong public inputs are rejected;
+ *     the proofs; a wrong witness or wrong public inputs are rejected; the
+ *     same for a PoRep-shaped synthetic circuit of 2^13 rows through its
+ *     PCE (pce_to_sparse for the setup, pce_evaluate for the proof);
  *   - .params/.vk files are written and read back identical, and the key
  *     read back proves; a timing-only key has the real key's densities,
  *     valid points, proofs that do not verify, and files marked as such;
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "circuits/synthetic.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "formats/bellperson_params.h"
@@ -385,6 +388,52 @@ static void test_prove_2_14(void **state) {
         prove_verify(14, 4);
 }
 
+/* The PoRep-shaped generator's circuits (circuits/synthetic.h) through
+ * their PCE: the setup from pce_to_sparse, proofs from pce_evaluate. */
+static int evaluate_pce(void *userdata, const fr_t *w, size_t n_vars, unsigned log_domain_size,
+                        fr_t *a, fr_t *b, fr_t *c) {
+        return pce_evaluate(userdata, w, n_vars, log_domain_size, a, b, c);
+}
+
+static void test_prove_synthetic(void **state) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        struct sparse_matrix m[PCE_N_MATRICES];
+        struct synthetic_params params = {
+                .seed = 5,
+                .n_rows = 8192 - 64,
+                .n_aux = SYNTHETIC_DEFAULT,
+                .n_public = 6,
+        };
+        struct groth16_toxic_waste tw;
+        struct groth16_proof proof;
+
+        (void)state;
+        assert_int_equal(synthetic_params_resolve(&params), 0);
+        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
+        assert_int_equal(pce_to_sparse(pce, m), 0);
+        struct groth16_setup_circuit c = {
+                .a = &m[PCE_A],
+                .b = &m[PCE_B],
+                .c = &m[PCE_C],
+                .n_vars = pce->n_cols,
+                .n_public = pce->n_public,
+                .log_domain_size = pce_log_domain_size(pce),
+        };
+        groth16_toxic_waste_from_seed(&tw, test_seed, sizeof(test_seed));
+        assert_int_equal(groth16_setup(&c, &tw, NULL, &k), 0);
+        for (int i = 0; i < PCE_N_MATRICES; i++)
+                sparse_free(&m[i]);
+
+        assert_int_equal(groth16_prove_partition(&k->pk, evaluate_pce, pce, w, &proof, 0), 0);
+        assert_int_equal(groth16_verify(&k->vk, w + 1, &proof), 1);
+        /* one aux value off */
+        fr_add(&w[pce->n_cols / 2], &w[pce->n_cols / 2], &w[0]);
+        assert_int_equal(groth16_prove_partition(&k->pk, evaluate_pce, pce, w, &proof, 0), 0);
+        assert_int_equal(groth16_verify(&k->vk, w + 1, &proof), 0);
+}
+
 /* ---- files ---- */
 
 static char tmpdir[] = "/tmp/test-setup-XXXXXX";
@@ -642,19 +691,13 @@ static int remove_tmpdir(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_fixed_base_g1),
-                cmocka_unit_test(test_fixed_base_g2),
-                cmocka_unit_test(test_fixed_base_many),
-                cmocka_unit_test(test_progression),
-                cmocka_unit_test(test_setup_definition),
-                cmocka_unit_test(test_prove_2_10),
-                cmocka_unit_test(test_prove_2_12),
-                cmocka_unit_test(test_prove_2_14),
-                cmocka_unit_test(test_files_round_trip),
-                cmocka_unit_test(test_timing_only),
-                cmocka_unit_test(test_timing_only_bitmaps),
-                cmocka_unit_test(test_refusals),
-                cmocka_unit_test(test_seeds),
+                cmocka_unit_test(test_fixed_base_g1),    cmocka_unit_test(test_fixed_base_g2),
+                cmocka_unit_test(test_fixed_base_many),  cmocka_unit_test(test_progression),
+                cmocka_unit_test(test_setup_definition), cmocka_unit_test(test_prove_2_10),
+                cmocka_unit_test(test_prove_2_12),       cmocka_unit_test(test_prove_2_14),
+                cmocka_unit_test(test_prove_synthetic),  cmocka_unit_test(test_files_round_trip),
+                cmocka_unit_test(test_timing_only),      cmocka_unit_test(test_timing_only_bitmaps),
+                cmocka_unit_test(test_refusals),         cmocka_unit_test(test_seeds),
         };
 
         log_set_max_level(LOG_WARNING);
