@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuda/context.cuh"
+#include "cuda/memory.cuh"
 
 extern "C" {
 #include "common/log.h"
@@ -214,7 +215,7 @@ template <class F> struct mul_step {
         F *r;
 
         __device__ void operator()(uint64_t i) const {
-                r[i] = a[i] * b[i];
+                cuzk::store_wide(&r[i], cuzk::load_wide(&a[i]) * cuzk::load_wide(&b[i]));
         }
 };
 

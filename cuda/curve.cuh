@@ -123,25 +123,39 @@ template <class F> struct xyzz_point {
         }
 };
 
+/*
+ * The out-of-line helpers work on local copies: the carry chains are
+ * `asm volatile`, which the compiler treats as touching memory, so
+ * arithmetic on operands behind a reference would reload every limb before
+ * every instruction. Copied in once, the operands live in registers.
+ */
 template <class F>
 CUZK_HD_NOINLINE void xyzz_equal_x_affine(xyzz_point<F> &acc, const F &x, const F &y, bool equal) {
-        acc = equal ? xyzz_point<F>::double_affine(x, y) : xyzz_point<F>::infinity();
+        const F px = x, py = y;
+        acc = equal ? xyzz_point<F>::double_affine(px, py) : xyzz_point<F>::infinity();
 }
 
 template <class F> CUZK_HD_NOINLINE void xyzz_equal_x(xyzz_point<F> &acc, bool equal) {
+        xyzz_point<F> a = acc;
         if (equal)
-                acc.dbl();
+                a.dbl();
         else
-                acc = xyzz_point<F>::infinity();
+                a = xyzz_point<F>::infinity();
+        acc = a;
 }
 
 /* Out-of-line forms for code off the hot loop. */
 template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz_point<F> &acc, const xyzz_point<F> &b) {
-        acc.add(b);
+        xyzz_point<F> a = acc;
+        const xyzz_point<F> c = b;
+        a.add(c);
+        acc = a;
 }
 
 template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {
-        acc.dbl();
+        xyzz_point<F> a = acc;
+        a.dbl();
+        acc = a;
 }
 
 using g1_affine_dev = affine_point<fp_dev>;

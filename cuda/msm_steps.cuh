@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "curve.cuh"
+#include "memory.cuh"
 
 extern "C" {
 #include "zk/g1.h"
@@ -124,7 +125,7 @@ struct msm_step_canonical {
         fr_dev *out;
 
         CUZK_HD void operator()(uint64_t i) const {
-                out[i] = in[i] * fr_dev::raw_one();
+                store_wide(&out[i], load_wide(&in[i]) * fr_dev::raw_one());
         }
 };
 
@@ -137,7 +138,7 @@ struct msm_step_digits {
         uint32_t *keys, *vals;
 
         CUZK_HD void operator()(uint64_t i) const {
-                const fr_dev k = canonical[i];
+                const fr_dev k = load_wide(&canonical[i]);
                 const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
                 uint32_t carry = 0;
 
@@ -236,15 +237,15 @@ struct msm_step_accumulate {
                         g1_xyzz_dev acc = g1_xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++) {
                                 const uint32_t ref = point_refs[i];
-                                acc.add_affine(points[ref & ~MSM_NEGATE_BIT],
+                                acc.add_affine(load_wide(&points[ref & ~MSM_NEGATE_BIT]),
                                                (ref & MSM_NEGATE_BIT) != 0);
                         }
-                        partials_out[s] = acc;
+                        store_wide(&partials_out[s], acc);
                 } else {
                         g1_xyzz_dev acc = g1_xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++)
-                                xyzz_add(acc, partials_in[i]);
-                        partials_out[s] = acc;
+                                xyzz_add(acc, load_wide(&partials_in[i]));
+                        store_wide(&partials_out[s], acc);
                 }
         }
 };
@@ -257,7 +258,8 @@ struct msm_step_gather {
         g1_xyzz_dev *buckets; /* this group's first bucket */
 
         CUZK_HD void operator()(uint64_t b) const {
-                buckets[b] = count[b] ? items[first[b]] : g1_xyzz_dev::infinity();
+                store_wide(&buckets[b],
+                           count[b] ? load_wide(&items[first[b]]) : g1_xyzz_dev::infinity());
         }
 };
 
@@ -279,11 +281,11 @@ struct msm_step_chunks {
                 const g1_xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
                 g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
                 for (uint32_t b = 1u << log_chunk; b-- > 0;) {
-                        xyzz_add(running, base[b]);
+                        xyzz_add(running, load_wide(&base[b]));
                         xyzz_add(total, running);
                 }
-                sums[i] = running;
-                weighted[i] = total;
+                store_wide(&sums[i], running);
+                store_wide(&weighted[i], total);
         }
 };
 
@@ -303,14 +305,14 @@ struct msm_step_window {
                 const g1_xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
                 g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
                 for (uint32_t j = chunks; j-- > 1;) {
-                        xyzz_add(running, a[j]);
+                        xyzz_add(running, load_wide(&a[j]));
                         xyzz_add(total, running);
                 }
                 for (uint32_t k = 0; k < log_chunk; k++)
                         xyzz_dbl(total);
                 for (uint32_t j = 0; j < chunks; j++)
-                        xyzz_add(total, v[j]);
-                window_sums[w] = total;
+                        xyzz_add(total, load_wide(&v[j]));
+                store_wide(&window_sums[w], total);
         }
 };
 

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "field.cuh"
+#include "memory.cuh"
 
 namespace cuzk {
 
@@ -50,8 +51,8 @@ struct pow_table {
 
         CUZK_HD fr_dev at(uint64_t e) const {
                 const uint64_t h = e >> lo_bits;
-                const fr_dev l = lo[e & ((1ull << lo_bits) - 1)];
-                return h ? l * hi[h] : l;
+                const fr_dev l = load_wide(&lo[e & ((1ull << lo_bits) - 1)]);
+                return h ? l * load_wide(&hi[h]) : l;
         }
 };
 
@@ -113,36 +114,13 @@ CUZK_HD fr_dev ntt_apply_scale(const ntt_scale &s, const fr_dev &x, uint64_t pos
         case NTT_SCALE_NONE:
                 return x;
         case NTT_SCALE_CONST:
-                return x * s.table.lo[0];
+                return x * load_wide(&s.table.lo[0]);
         case NTT_SCALE_NATURAL:
                 return x * s.table.at(pos);
         case NTT_SCALE_BITREV:
                 return x * s.table.at(bit_reverse64(pos, log_n));
         }
         return x;
-}
-
-CUZK_HD fr_dev load_fr(const fr_dev *p) {
-#ifdef __CUDA_ARCH__
-        const uint4 *q = reinterpret_cast<const uint4 *>(p);
-        const uint4 a = q[0], b = q[1];
-        fr_dev r;
-        r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
-        r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
-        return r;
-#else
-        return *p;
-#endif
-}
-
-CUZK_HD void store_fr(fr_dev *p, const fr_dev &x) {
-#ifdef __CUDA_ARCH__
-        uint4 *q = reinterpret_cast<uint4 *>(p);
-        q[0] = make_uint4(x.v[0], x.v[1], x.v[2], x.v[3]);
-        q[1] = make_uint4(x.v[4], x.v[5], x.v[6], x.v[7]);
-#else
-        *p = x;
-#endif
 }
 
 /* Where element e (memory order within the block) of a block lives: its
@@ -190,17 +168,17 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
 
         /* Local twiddles w_2^k^j = omega^(j 2^(L-k)), j < 2^(k-1). */
         for (uint32_t j = tid; j < half_k; j += nthreads)
-                sh_tw[j] = p.omega.at((uint64_t)j << (p.log_n - p.k));
+                store_wide(&sh_tw[j], p.omega.at((uint64_t)j << (p.log_n - p.k)));
 
         for (uint32_t e = tid; e < elems; e += nthreads) {
                 const ntt_slot s = ntt_pass_slot(p, block, e);
-                fr_dev x = ntt_apply_scale(p.pre, load_fr(&data[s.addr]), s.addr, p.log_n);
+                fr_dev x = ntt_apply_scale(p.pre, load_wide(&data[s.addr]), s.addr, p.log_n);
                 if (!p.dif) {
                         const uint64_t te = ntt_twiddle_exponent(p, block, s);
                         if (te)
                                 x = x * p.omega.at(te);
                 }
-                sh[(s.m << p.log_cols) + s.t] = x;
+                store_wide(&sh[(s.m << p.log_cols) + s.t], x);
         }
         sync();
 
@@ -214,15 +192,15 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
                         const uint32_t i0 = ((bf >> log_h) << (log_h + 1)) + j;
                         const uint32_t i1 = i0 + (1u << log_h);
                         fr_dev *a0 = &sh[(i0 << p.log_cols) + t], *a1 = &sh[(i1 << p.log_cols) + t];
-                        const fr_dev x = *a0, y = *a1;
+                        const fr_dev x = load_wide(a0), y = load_wide(a1);
                         const uint32_t widx = j << log_step;
                         if (p.dif) {
-                                *a0 = x + y;
-                                *a1 = widx ? (x - y) * sh_tw[widx] : x - y;
+                                store_wide(a0, x + y);
+                                store_wide(a1, widx ? (x - y) * load_wide(&sh_tw[widx]) : x - y);
                         } else {
-                                const fr_dev yw = widx ? y * sh_tw[widx] : y;
-                                *a0 = x + yw;
-                                *a1 = x - yw;
+                                const fr_dev yw = widx ? y * load_wide(&sh_tw[widx]) : y;
+                                store_wide(a0, x + yw);
+                                store_wide(a1, x - yw);
                         }
                 }
                 sync();
@@ -230,13 +208,13 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
 
         for (uint32_t e = tid; e < elems; e += nthreads) {
                 const ntt_slot s = ntt_pass_slot(p, block, e);
-                fr_dev x = sh[(s.m << p.log_cols) + s.t];
+                fr_dev x = load_wide(&sh[(s.m << p.log_cols) + s.t]);
                 if (p.dif) {
                         const uint64_t te = ntt_twiddle_exponent(p, block, s);
                         if (te)
                                 x = x * p.omega.at(te);
                 }
-                store_fr(&data[s.addr], ntt_apply_scale(p.post, x, s.addr, p.log_n));
+                store_wide(&data[s.addr], ntt_apply_scale(p.post, x, s.addr, p.log_n));
         }
 }
 
@@ -245,9 +223,9 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
 CUZK_HD void ntt_bitrev_swap(fr_dev *data, unsigned log_n, uint32_t i) {
         const uint32_t j = bit_reverse32(i, log_n);
         if (i < j) {
-                const fr_dev x = load_fr(&data[i]), y = load_fr(&data[j]);
-                store_fr(&data[i], y);
-                store_fr(&data[j], x);
+                const fr_dev x = load_wide(&data[i]), y = load_wide(&data[j]);
+                store_wide(&data[i], y);
+                store_wide(&data[j], x);
         }
 }
 
@@ -274,7 +252,7 @@ CUZK_HD void ntt_bitrev_block(fr_dev *data, unsigned log_n, uint32_t mid, uint32
                 const uint32_t which = e / tile, hi = (e % tile) >> tb, lo = e & (side - 1);
                 const uint64_t addr = ((uint64_t)hi << (log_n - tb)) +
                                       ((uint64_t)(which ? mid_rev : mid) << tb) + lo;
-                sh[e] = load_fr(&data[addr]);
+                store_wide(&sh[e], load_wide(&data[addr]));
         }
         sync();
         for (uint32_t e = tid; e < (pair ? 2 * tile : tile); e += nthreads) {
@@ -284,7 +262,7 @@ CUZK_HD void ntt_bitrev_block(fr_dev *data, unsigned log_n, uint32_t mid, uint32
                 /* The element that belongs here sits in the other tile, transposed. */
                 const uint32_t from = (pair ? (1 - which) * tile : 0) +
                                       (bit_reverse32(lo, tb) << tb) + bit_reverse32(hi, tb);
-                store_fr(&data[addr], sh[from]);
+                store_wide(&data[addr], load_wide(&sh[from]));
         }
 }
 

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Whole-element loads and stores in 16-byte pieces. The carry chains are
+ * `asm volatile`, which keeps the compiler from gathering an element's
+ * 4-byte loads into vector loads on its own; these helpers load field
+ * elements and points (sizes multiple of 16, 16-byte aligned in device
+ * memory) before the arithmetic starts.
+ */
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hd.cuh"
+
+namespace cuzk {
+
+template <class T> CUZK_HD T load_wide(const T *p) {
+#ifdef __CUDA_ARCH__
+        static_assert(sizeof(T) % 16 == 0, "16-byte pieces");
+        constexpr int pieces = sizeof(T) / 16;
+        const uint4 *src = reinterpret_cast<const uint4 *>(p);
+        uint4 v[pieces];
+        CUZK_UNROLL
+        for (int i = 0; i < pieces; i++)
+                v[i] = src[i];
+        T r;
+        memcpy(&r, v, sizeof(r));
+        return r;
+#else
+        return *p;
+#endif
+}
+
+template <class T> CUZK_HD void store_wide(T *p, const T &x) {
+#ifdef __CUDA_ARCH__
+        static_assert(sizeof(T) % 16 == 0, "16-byte pieces");
+        constexpr int pieces = sizeof(T) / 16;
+        uint4 v[pieces];
+        memcpy(v, &x, sizeof(x));
+        uint4 *dst = reinterpret_cast<uint4 *>(p);
+        CUZK_UNROLL
+        for (int i = 0; i < pieces; i++)
+                dst[i] = v[i];
+#else
+        *p = x;
+#endif
+}
+
+} // namespace cuzk
