@@ -54,6 +54,16 @@ int gpu_enter(gpu_context_t *ctx) {
         return 0;
 }
 
+/* Events only order work: no timing. */
+static int create_streams(gpu_context_t *ctx) {
+        GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
+        GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking));
+        for (cudaEvent_t &e : ctx->input_ready)
+                GPU_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->stream_done, cudaEventDisableTiming));
+        return 0;
+}
+
 int gpu_context_new(gpu_context_t **ret, int ordinal) {
         cudaDeviceProp prop;
         int count = 0;
@@ -82,12 +92,10 @@ int gpu_context_new(gpu_context_t **ret, int ordinal) {
                             ? 0
                             : gpu_fail(ctx, e, "cudaGetDeviceProperties", __FILE__, __LINE__);
         }
-        if (r >= 0) {
-                e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
-                r = e == cudaSuccess ? 0 : gpu_fail(ctx, e, "cudaStreamCreate", __FILE__, __LINE__);
-        }
+        if (r >= 0)
+                r = create_streams(ctx);
         if (r < 0) {
-                free(ctx);
+                gpu_context_free(ctx);
                 return r;
         }
         snprintf(ctx->info.name, sizeof(ctx->info.name), "%s", prop.name);
@@ -102,16 +110,28 @@ int gpu_context_new(gpu_context_t **ret, int ordinal) {
 void gpu_context_free(gpu_context_t *ctx) {
         if (!ctx)
                 return;
-        /* Errors are past reporting here: release what can be released. */
+        /* Errors are past reporting here: release what can be released
+         * (handles never created are null, which CUDA refuses harmlessly). */
         (void)cudaSetDevice(ctx->device);
-        (void)cudaStreamSynchronize(ctx->stream);
+        if (ctx->stream)
+                (void)cudaStreamSynchronize(ctx->stream);
+        if (ctx->copy_stream)
+                (void)cudaStreamSynchronize(ctx->copy_stream);
         for (auto &per_log : ctx->omega_tables)
                 for (auto &per_roots : per_log)
                         for (cuzk::fr_dev *table : per_roots)
                                 (void)cudaFree(table);
         for (auto &slot : ctx->slots)
                 (void)cudaFree(slot.p);
-        (void)cudaStreamDestroy(ctx->stream);
+        for (cudaEvent_t e : ctx->input_ready)
+                if (e)
+                        (void)cudaEventDestroy(e);
+        if (ctx->stream_done)
+                (void)cudaEventDestroy(ctx->stream_done);
+        if (ctx->copy_stream)
+                (void)cudaStreamDestroy(ctx->copy_stream);
+        if (ctx->stream)
+                (void)cudaStreamDestroy(ctx->stream);
         free(ctx);
 }
 
@@ -138,8 +158,9 @@ int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret
         assert(ret);
 
         if (ctx->slots[slot].bytes < bytes) {
-                /* Queued work may still use the old buffer. */
+                /* Queued work and copies may still use the old buffer. */
                 GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+                GPU_TRY(ctx, cudaStreamSynchronize(ctx->copy_stream));
                 GPU_TRY(ctx, cudaFree(ctx->slots[slot].p));
                 ctx->slots[slot].p = NULL;
                 ctx->slots[slot].bytes = 0;
@@ -190,6 +211,7 @@ void gpu_free(gpu_context_t *ctx, void *d) {
                 return;
         (void)cudaSetDevice(ctx->device);
         (void)cudaStreamSynchronize(ctx->stream);
+        (void)cudaStreamSynchronize(ctx->copy_stream);
         (void)cudaFree(d);
 }
 

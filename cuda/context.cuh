@@ -34,9 +34,16 @@ enum gpu_slot {
         GPU_SLOT_MAX_,
 };
 
+/* Point batches of a host-to-host MSM whose copies overlap the work. */
+#define GPU_MSM_MAX_BATCHES 8
+
 struct gpu_context {
         int device;
-        cudaStream_t stream;
+        cudaStream_t stream;      /* all kernels, in order */
+        cudaStream_t copy_stream; /* host-to-device copies that overlap them */
+        cudaEvent_t input_ready[GPU_MSM_MAX_BATCHES];
+        cudaEvent_t stream_done; /* lets the copy stream wait for earlier kernels */
+        size_t msm_batch_points; /* 0: the default */
         gpu_device_info_t info;
         char last_error[512];
         /* Powers of omega (or omega^-1) per size and root convention, built

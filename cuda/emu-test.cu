@@ -335,6 +335,12 @@ static void test_curve(void) {
 /* Runs each step over its items in turn; std::stable_sort and a prefix
  * sum stand in for CUB. */
 struct emu_msm_backend {
+        uint32_t next_batch = 0;
+
+        /* Batches must come in order, each once. */
+        int wait_input(uint32_t batch) {
+                return batch == next_batch++ ? 0 : -EINVAL;
+        }
         template <class Step> int launch(const Step &step, uint64_t count) {
                 for (uint64_t i = 0; i < count; i++)
                         step(i);
@@ -376,15 +382,15 @@ struct emu_msm_backend {
 static int emu_msm(g1_jac_t *r, const msm_config &cfg, const g1_affine_t *points,
                    const fr_t *scalars) {
         const msm_sizes z = msm_make_sizes(cfg);
-        std::vector<fr_dev> sc(cfg.n), canonical(cfg.n);
-        std::vector<g1_affine_dev> pts(cfg.n);
+        std::vector<fr_dev> sc(cfg.total), canonical(cfg.n);
+        std::vector<g1_affine_dev> pts(cfg.total);
         std::vector<uint32_t> k0(z.keys), k1(z.keys), v0(z.keys), v1(z.keys);
         std::vector<uint32_t> start(z.per_bucket), end(z.per_bucket), sc_(z.per_bucket),
                 sf(z.per_bucket);
         std::vector<g1_xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
                 weighted(z.chunks), windows(cfg.windows);
-        memcpy(sc.data(), scalars, cfg.n * sizeof(fr_t));
-        memcpy(pts.data(), points, cfg.n * sizeof(g1_affine_t));
+        memcpy(sc.data(), scalars, cfg.total * sizeof(fr_t));
+        memcpy(pts.data(), points, cfg.total * sizeof(g1_affine_t));
         msm_buffers buf = {canonical.data(), k0.data(),       k1.data(),     v0.data(),
                            v1.data(),        start.data(),    end.data(),    sc_.data(),
                            sf.data(),        p0.data(),       p1.data(),     buckets.data(),
@@ -434,8 +440,9 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
         }
 }
 
-static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t c,
-                          uint32_t seg_first, uint32_t seg_next, uint32_t group, bool duplicates) {
+static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
+                          uint32_t c, uint32_t seg_first, uint32_t seg_next, uint32_t group,
+                          bool duplicates) {
         std::vector<g1_affine_t> points(n);
         std::vector<fr_t> scalars(n);
         for (size_t i = 0; i < n; i++) {
@@ -448,7 +455,7 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
                 g1_affine_set_infinity(&points[n / 2]);
         make_scalars(scalars.data(), n, shape);
 
-        msm_config cfg = msm_make_config(n);
+        msm_config cfg = msm_make_config(n, batches);
         if (c) {
                 cfg.c = c;
                 cfg.seg_first = seg_first;
@@ -460,23 +467,30 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         int rc = g1_msm_fr(&expect, points.data(), scalars.data(), n, 1);
         int rc2 = emu_msm(&got, cfg, points.data(), scalars.data());
         char what[160];
-        snprintf(what, sizeof(what), "msm %s n=%zu c=%u windows=%u group=%u M=%u/%u levels=%u",
-                 name, n, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next, cfg.levels);
+        snprintf(what, sizeof(what),
+                 "msm %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u", name, n,
+                 cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next,
+                 cfg.levels);
         report(rc == 0 && rc2 == 0 && jac_same_affine(&expect, &got), what);
 }
 
 static void test_msm(void) {
-        test_msm_case("random", 1, SCALARS_RANDOM, 0, 0, 0, 0, false);
-        test_msm_case("random", 300, SCALARS_RANDOM, 0, 0, 0, 0, false);
-        test_msm_case("random", 1000, SCALARS_RANDOM, 0, 0, 0, 0, true);
-        test_msm_case("zero-one", 700, SCALARS_ZERO_ONE, 0, 0, 0, 0, false);
-        test_msm_case("small", 500, SCALARS_SMALL, 0, 0, 0, 0, true);
-        test_msm_case("equal", 257, SCALARS_EQUAL, 0, 0, 0, 0, false);
+        test_msm_case("random", 1, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        test_msm_case("random", 300, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        test_msm_case("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
+        test_msm_case("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
+        test_msm_case("small", 500, SCALARS_SMALL, 1, 0, 0, 0, 0, true);
+        test_msm_case("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
         /* Many levels and small groups. */
-        test_msm_case("random", 200, SCALARS_RANDOM, 4, 2, 2, 3, false);
-        test_msm_case("zero-one", 600, SCALARS_ZERO_ONE, 7, 3, 2, 5, true);
-        test_msm_case("small", 333, SCALARS_SMALL, 3, 2, 3, 100, false);
-        test_msm_case("random", 128, SCALARS_RANDOM, 16, 8, 16, 16, false);
+        test_msm_case("random", 200, SCALARS_RANDOM, 1, 4, 2, 2, 3, false);
+        test_msm_case("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
+        test_msm_case("small", 333, SCALARS_SMALL, 1, 3, 2, 3, 100, false);
+        test_msm_case("random", 128, SCALARS_RANDOM, 1, 16, 8, 16, 16, false);
+        /* Batches whose buckets add up, the last one shorter; more batches
+         * than points. */
+        test_msm_case("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
+        test_msm_case("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
+        test_msm_case("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
 }
 
 int main(void) {

@@ -107,6 +107,11 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
 int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
                          const fr_t *d_scalars, size_t n);
 
+/* Host-to-host MSMs copy their input in batches of this many points (0:
+ * the default, 2^23) and work on each batch as soon as it has arrived. At
+ * most 8 batches; larger inputs get larger ones. */
+void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
+
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);
 int gpu_test_fp_mul(gpu_context_t *ctx, fp_t *r, const fp_t *a, const fp_t *b, size_t n);

@@ -15,6 +15,13 @@ struct device_msm_backend {
         gpu_context_t *ctx;
         void *temp;
         size_t temp_bytes;
+        bool wait_for_copies; /* batch k's points arrive with ctx->input_ready[k] */
+
+        int wait_input(uint32_t batch) {
+                if (wait_for_copies)
+                        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[batch], 0));
+                return 0;
+        }
 
         template <class Step> int launch(const Step &step, uint64_t count) {
                 return gpu_launch_step(ctx, step, count);
@@ -88,31 +95,59 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
         return 0;
 }
 
-int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
-                         const fr_t *d_scalars, size_t n) {
+/* Batches for a host-to-host MSM: 2^23 points (768 MiB of points and
+ * scalars) or more each by default, so that copying batch k+1 overlaps the
+ * work on batch k. */
+static uint32_t host_batches(const gpu_context_t *ctx, size_t n) {
+        const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points : (size_t)1 << 23;
+        const size_t batches = (n + per_batch - 1) / per_batch;
+        return batches < GPU_MSM_MAX_BATCHES ? (uint32_t)batches : GPU_MSM_MAX_BATCHES;
+}
+
+void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points) {
+        assert(ctx);
+        ctx->msm_batch_points = points;
+}
+
+/*
+ * The MSM over device memory. With host_points/host_scalars set, the batches
+ * are first queued as copies from there on the copy stream, each signalling
+ * its event, and the kernels of batch k wait for copy k only.
+ */
+static int msm_device(gpu_context_t *ctx, g1_jac_t *r, g1_affine_t *d_points, fr_t *d_scalars,
+                      size_t n, uint32_t batches, const g1_affine_t *host_points,
+                      const fr_t *host_scalars) {
         msm_buffers buf;
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        assert(ctx);
-        assert(r);
-        assert(n == 0 || (d_points && d_scalars));
-
-        if (n > MSM_MAX_POINTS)
-                return -EINVAL;
-        if (n == 0) {
-                g1_jac_set_infinity(r);
-                return 0;
-        }
-        GPU_TRY_R(gpu_enter(ctx));
-
-        const msm_config cfg = msm_make_config(n);
+        const msm_config cfg = msm_make_config(n, batches);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
         GPU_TRY_R(cub_temp_bytes(ctx, z, &temp_bytes));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_CUB_TEMP, temp_bytes, &temp));
 
-        device_msm_backend be = {ctx, temp, temp_bytes};
+        const bool copies = host_points != nullptr;
+        if (copies) {
+                /* Earlier kernels may still read the buffers the copies overwrite. */
+                GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
+                GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+                for (uint32_t k = 0; k < cfg.batches; k++) {
+                        const size_t b0 = k * cfg.n;
+                        if (b0 >= n)
+                                break;
+                        const size_t count = n - b0 < cfg.n ? n - b0 : cfg.n;
+                        GPU_TRY(ctx, cudaMemcpyAsync(d_scalars + b0, host_scalars + b0,
+                                                     count * sizeof(fr_t), cudaMemcpyHostToDevice,
+                                                     ctx->copy_stream));
+                        GPU_TRY(ctx, cudaMemcpyAsync(d_points + b0, host_points + b0,
+                                                     count * sizeof(g1_affine_t),
+                                                     cudaMemcpyHostToDevice, ctx->copy_stream));
+                        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[k], ctx->copy_stream));
+                }
+        }
+
+        device_msm_backend be = {ctx, temp, temp_bytes, copies};
         GPU_TRY_R(msm_run(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
                           reinterpret_cast<const g1_affine_dev *>(d_points)));
 
@@ -125,6 +160,23 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
         msm_combine_windows(r, cfg, window_sums);
         return 0;
+}
+
+int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
+                         const fr_t *d_scalars, size_t n) {
+        assert(ctx);
+        assert(r);
+        assert(n == 0 || (d_points && d_scalars));
+
+        if (n > MSM_MAX_POINTS)
+                return -EINVAL;
+        if (n == 0) {
+                g1_jac_set_infinity(r);
+                return 0;
+        }
+        GPU_TRY_R(gpu_enter(ctx));
+        return msm_device(ctx, r, const_cast<g1_affine_t *>(d_points),
+                          const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr);
 }
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
@@ -145,9 +197,5 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_POINTS, n, &d_points));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_scalars));
-        GPU_TRY(ctx, cudaMemcpyAsync(d_scalars, scalars, n * sizeof(fr_t), cudaMemcpyHostToDevice,
-                                     ctx->stream));
-        GPU_TRY(ctx, cudaMemcpyAsync(d_points, points, n * sizeof(g1_affine_t),
-                                     cudaMemcpyHostToDevice, ctx->stream));
-        return gpu_g1_msm_fr_device(ctx, r, d_points, d_scalars, n);
+        return msm_device(ctx, r, d_points, d_scalars, n, host_batches(ctx, n), points, scalars);
 }

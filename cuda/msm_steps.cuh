@@ -40,7 +40,9 @@ namespace cuzk {
 #define MSM_MAX_POINTS ((size_t)MSM_NEGATE_BIT - 1)
 
 struct msm_config {
-        uint64_t n;         /* points */
+        uint64_t total;     /* points */
+        uint32_t batches;   /* point ranges processed in turn, their buckets added up */
+        uint64_t n;         /* points per batch (the last may have fewer) */
         uint32_t c;         /* window bits */
         uint32_t windows;   /* W */
         uint32_t buckets;   /* B = 2^(c-1) per window */
@@ -70,15 +72,21 @@ inline uint32_t msm_levels_needed(uint64_t n, uint32_t seg_first, uint32_t seg_n
 }
 
 /*
+ * For batches of n points (total / batches, rounded up).
  * c: about log2(n) - 4, at most 16 (2^15 buckets per window keep the
  * window reduction short). Groups: at most 2^26 keys sorted at once (1 GiB
  * of keys and values, double-buffered). Segments: about 2^18 threads at
  * level 0, between 8 and 256 points each.
  */
-inline msm_config msm_make_config(uint64_t n) {
+inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
         msm_config cfg = {};
-        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
 
+        cfg.total = total;
+        cfg.batches = batches < 1 ? 1 : batches;
+        if (total && cfg.batches > total)
+                cfg.batches = (uint32_t)total;
+        const uint64_t n = (total + cfg.batches - 1) / cfg.batches;
+        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
         cfg.n = n;
         cfg.c = log_n < 9 ? 5 : log_n - 4 > 16 ? 16 : log_n - 4;
         cfg.windows = 255 / cfg.c + 1;
@@ -250,16 +258,24 @@ struct msm_step_accumulate {
         }
 };
 
-/* After the last level every bucket has at most one item. */
+/* After the last level every bucket has at most one item: it becomes the
+ * bucket's sum, or is added to it (the batches after the first). */
 struct msm_step_gather {
-        static constexpr unsigned block_threads = 256;
+        static constexpr unsigned block_threads = 128; /* curve arithmetic when adding */
         const uint32_t *first, *count;
         const g1_xyzz_dev *items;
         g1_xyzz_dev *buckets; /* this group's first bucket */
+        bool add;
 
         CUZK_HD void operator()(uint64_t b) const {
-                store_wide(&buckets[b],
-                           count[b] ? load_wide(&items[first[b]]) : g1_xyzz_dev::infinity());
+                if (!add) {
+                        store_wide(&buckets[b], count[b] ? load_wide(&items[first[b]])
+                                                         : g1_xyzz_dev::infinity());
+                } else if (count[b]) {
+                        g1_xyzz_dev sum = load_wide(&buckets[b]);
+                        xyzz_add(sum, load_wide(&items[first[b]]));
+                        store_wide(&buckets[b], sum);
+                }
         }
 };
 
@@ -359,30 +375,23 @@ struct msm_buffers {
         } while (0)
 
 /*
- * Runs the steps; window_sums (cfg.windows XYZZ points, in the backend's
- * memory) hold the result for msm_combine_windows. Backend provides
- *   int launch(const Step &, uint64_t count);        for any step
- *   int zero(void *, size_t bytes);
- *   int sort(uint32_t *&keys, uint32_t *&keys_alt, uint32_t *&vals,
- *            uint32_t *&vals_alt, uint64_t count, unsigned bits);
- *            sorted pairs end up in keys/vals (pointers may swap)
- *   int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count);
- * scalars (Montgomery) and points are in the backend's memory.
+ * The bucket sums of one batch of n points, stored into buf.buckets (the
+ * first batch) or added to them.
  */
 template <class Backend>
-int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *scalars,
-            const g1_affine_dev *points) {
+int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr_dev *scalars,
+                  const g1_affine_dev *points, uint64_t n, bool add_to_buckets) {
         const unsigned sort_bits = msm_sort_bits(cfg);
 
-        MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, cfg.n));
+        MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, n));
         for (uint32_t w0 = 0; w0 < cfg.windows; w0 += cfg.group) {
                 const uint32_t g = cfg.windows - w0 < cfg.group ? cfg.windows - w0 : cfg.group;
                 const uint32_t nb = g * cfg.buckets;
-                const uint64_t total = (uint64_t)g * cfg.n;
+                const uint64_t total = (uint64_t)g * n;
 
-                MSM_TRY(be.launch(msm_step_digits{buf.canonical, cfg.n, cfg.c, w0, g, cfg.buckets,
+                MSM_TRY(be.launch(msm_step_digits{buf.canonical, n, cfg.c, w0, g, cfg.buckets,
                                                   buf.keys, buf.vals},
-                                  cfg.n));
+                                  n));
                 MSM_TRY(be.sort(buf.keys, buf.keys_alt, buf.vals, buf.vals_alt, total, sort_bits));
                 MSM_TRY(be.zero(buf.start, nb * sizeof(uint32_t)));
                 MSM_TRY(be.zero(buf.end, nb * sizeof(uint32_t)));
@@ -422,9 +431,37 @@ int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *s
                         out = out == buf.partials ? buf.partials_alt : buf.partials;
                         items = segments;
                 }
-                MSM_TRY(be.launch(
-                        msm_step_gather{first, count, in, buf.buckets + (uint64_t)w0 * cfg.buckets},
-                        nb));
+                MSM_TRY(be.launch(msm_step_gather{first, count, in,
+                                                  buf.buckets + (uint64_t)w0 * cfg.buckets,
+                                                  add_to_buckets},
+                                  nb));
+        }
+        return 0;
+}
+
+/*
+ * Runs the steps, batch after batch of cfg.n points (the last may have
+ * fewer); window_sums (cfg.windows XYZZ points, in the backend's memory)
+ * hold the result for msm_combine_windows. Backend provides
+ *   int wait_input(uint32_t batch);                  before a batch's steps
+ *   int launch(const Step &, uint64_t count);        for any step
+ *   int zero(void *, size_t bytes);
+ *   int sort(uint32_t *&keys, uint32_t *&keys_alt, uint32_t *&vals,
+ *            uint32_t *&vals_alt, uint64_t count, unsigned bits);
+ *            sorted pairs end up in keys/vals (pointers may swap)
+ *   int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count);
+ * scalars (Montgomery) and points are in the backend's memory.
+ */
+template <class Backend>
+int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *scalars,
+            const g1_affine_dev *points) {
+        for (uint32_t batch = 0; batch < cfg.batches; batch++) {
+                const uint64_t b0 = batch * cfg.n;
+                if (b0 >= cfg.total)
+                        break;
+                const uint64_t n = cfg.total - b0 < cfg.n ? cfg.total - b0 : cfg.n;
+                MSM_TRY(be.wait_input(batch));
+                MSM_TRY(msm_run_batch(be, cfg, buf, scalars + b0, points + b0, n, batch > 0));
         }
 
         const uint32_t chunks = cfg.buckets >> cfg.log_chunk;

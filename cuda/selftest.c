@@ -234,6 +234,15 @@ static int test_msm(gpu_context_t *ctx, unsigned max_log, g1_affine_t *points, f
                 if (r < 0)
                         return r;
         }
+        /* Host-to-host input in batches whose copies overlap the work. */
+        gpu_set_msm_batch_points(ctx, max_n / 5);
+        r = test_msm_case(ctx, points, scalars, max_n, TESTDATA_RANDOM, " (6 batches)");
+        if (r >= 0)
+                r = test_msm_case(ctx, points, scalars, max_n - 1, TESTDATA_ZERO_ONE,
+                                  " (6 batches)");
+        gpu_set_msm_batch_points(ctx, 0);
+        if (r < 0)
+                return r;
         const size_t dup_n = max_n >> 2;
         for (size_t i = 0; i < dup_n; i++)
                 if (i % 3 == 2)
