@@ -10,7 +10,7 @@ cd "$top"
 seconds=${1:-${CUZK_FUZZ_SECONDS:-30}}
 fixtures=${CUZK_FIXTURES:-build/tests/fixtures}
 
-[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Dref_tests=disabled -Dc_args=-fsanitize=fuzzer-no-link \
+[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Dref_tests=disabled -Dcuda=disabled -Dc_args=-fsanitize=fuzzer-no-link \
         -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 ninja -C build-fuzz fuzz/fuzz-snarkjs-bin fuzz/fuzz-snarkjs-json fuzz/fuzz-bellperson
 
