@@ -10,13 +10,7 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
-if [ "${CUZK_SKIP_DEPS:-0}" != 1 ]; then
-        if [ "$(id -u)" = 0 ]; then
-                scripts/install-deps.sh
-        else
-                sudo scripts/install-deps.sh
-        fi
-fi
+scripts/ensure-deps.sh
 
 jobs=$(nproc)
 status=0

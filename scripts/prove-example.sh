@@ -10,13 +10,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 circuit=${1:-bits}
 
-if [ "${CUZK_SKIP_DEPS:-0}" != 1 ]; then
-        if [ "$(id -u)" = 0 ]; then
-                scripts/install-deps.sh
-        else
-                sudo scripts/install-deps.sh
-        fi
-fi
+scripts/ensure-deps.sh
 [ -f build/build.ninja ] || meson setup build
 ninja -C build cli/cuzk
 
