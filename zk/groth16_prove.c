@@ -2,12 +2,11 @@
 /* The Groth16 prover's stages (see groth16.h). */
 #include <assert.h>
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "common/cleanup.h"
 #include "groth16.h"
+#include "groth16_partition.h"
 #include "msm.h"
 
 size_t groth16_h_bases(enum groth16_h_convention conv, unsigned log_domain_size) {
@@ -195,39 +194,11 @@ void groth16_assemble(const struct groth16_pk *pk, const struct groth16_msm_resu
         g1_jac_to_affine(&proof->c, &c);
 }
 
+/* The stages in order, with each buffer released as soon as it is used up:
+ * groth16_prove_partition() does that for any evaluator. */
 int groth16_prove(const struct groth16_pk *pk, const struct groth16_constraints *cs, const fr_t *w,
                   struct groth16_proof *proof, unsigned threads) {
-        _cleanup_ntt_domain_ ntt_domain_t *d = NULL;
-        _cleanup_free_ fr_t *abc = NULL;
-        struct groth16_msm_results res;
-        fr_t r, s;
-        size_t n;
-        int ret;
-
         assert(pk && cs && w && proof);
-        n = (size_t)1 << pk->log_domain_size;
-
-        abc = malloc(3 * n * sizeof(fr_t));
-        if (!abc)
-                return -ENOMEM;
-        ret = groth16_evaluate(cs, w, pk->n_vars, pk->log_domain_size, abc, abc + n, abc + 2 * n);
-        if (ret < 0)
-                return ret;
-        ret = groth16_domain_new(&d, pk->h_convention, pk->log_domain_size);
-        if (ret < 0)
-                return ret;
-        ret = groth16_compute_h(d, pk->h_convention, abc, abc + n, abc + 2 * n);
-        if (ret < 0)
-                return ret;
-        ret = groth16_msm_g1(pk, w, abc, &res, threads);
-        if (ret < 0)
-                return ret;
-        ret = groth16_msm_b_g2(pk, w, &res.b2, threads);
-        if (ret < 0)
-                return ret;
-        ret = groth16_random_rs(&r, &s);
-        if (ret < 0)
-                return ret;
-        groth16_assemble(pk, &res, &r, &s, proof);
-        return 0;
+        return groth16_prove_partition(pk, groth16_evaluate_constraints, (void *)cs, w, proof,
+                                       threads);
 }
