@@ -19,10 +19,6 @@ static const char usage[] =
         "(snarkjs .zkey, BLS12-381) and writes the proof and the public signals as\n"
         "snarkjs writes them. The argument order is snarkjs's and rapidsnark's.\n";
 
-static void sparse_freep(struct sparse_matrix *m) {
-        sparse_free(m);
-}
-
 int cmd_prove(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(zkey_freep) struct zkey *zk = NULL;
         _cleanup_(wtns_freep) struct wtns *w = NULL;

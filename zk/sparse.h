@@ -28,6 +28,10 @@ int sparse_from_triplets(struct sparse_matrix *m, uint32_t n_rows, uint32_t n_co
                          const uint32_t *rows, const uint32_t *cols, const fr_t *coeffs,
                          size_t n_terms);
 void sparse_free(struct sparse_matrix *m);
+/* For _cleanup_(sparse_freep) on a struct sparse_matrix variable. */
+static inline void sparse_freep(struct sparse_matrix *m) {
+        sparse_free(m);
+}
 
 static inline uint64_t sparse_n_terms(const struct sparse_matrix *m) {
         return m->row_start[m->n_rows];
