@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cuzkd's configuration: /etc/cuzk/cuzkd.conf, then the drop-ins
+ * /etc/cuzk/cuzkd.conf.d/*.conf in lexical order (later ones win), INI as
+ * inih parses it. Every key has a default (config_init()); cuzkd.conf(5)
+ * documents each one. A key or value that is not understood is refused
+ * with file:line and what was expected.
+ *
+ * Sizes accept a plain byte count or K, M, G, T suffixes (powers of 1024);
+ * durations are milliseconds. Values below are the defaults.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum config_log_target { CONFIG_LOG_AUTO, CONFIG_LOG_JOURNAL, CONFIG_LOG_STDERR };
+enum config_tristate { CONFIG_AUTO, CONFIG_YES, CONFIG_NO };
+enum config_enforcement {
+        CONFIG_ENFORCE_AUTO,    /* cgroup2, else cgroup1, else rlimit */
+        CONFIG_ENFORCE_CGROUP2,
+        CONFIG_ENFORCE_CGROUP1,
+        CONFIG_ENFORCE_RLIMIT,
+        CONFIG_ENFORCE_NONE,
+};
+
+struct config {
+        /* [Daemon] */
+        char socket_path[256];      /* Socket=/run/cuzk/cuzk.sock */
+        unsigned socket_mode;       /* SocketMode=0660 */
+        char spool_dir[256];        /* SpoolDirectory=/var/lib/cuzk/spool */
+        enum config_log_target log_target; /* LogTarget=auto */
+        int log_level;              /* LogLevel=info (LOG_* from syslog.h) */
+        uint64_t max_message_bytes; /* MaxMessageSize=128M */
+        /* [Memory] */
+        uint64_t total_budget_bytes;  /* TotalBudget=auto: 0 here */
+        uint64_t safety_margin_bytes; /* SafetyMargin=1G */
+        uint64_t worker_slack_bytes;  /* WorkerSlack=64M */
+        enum config_enforcement enforcement; /* Enforcement=auto */
+        uint64_t pressure_stall_msec;  /* PressureStall=200 (per window) */
+        uint64_t pressure_window_msec; /* PressureWindow=2000 */
+        uint64_t pressure_resume_msec; /* PressureResume=5000: quiet time before admission resumes */
+        /* [Scheduler] */
+        unsigned max_workers;  /* MaxWorkers=0: one per CPU */
+        unsigned max_attempts; /* MaxAttempts=3: per partition */
+        /* [Prover] */
+        unsigned prover_threads;   /* Threads=0: all */
+        enum config_tristate gpu;  /* GPU=auto */
+};
+
+/* The defaults. */
+void config_init(struct config *config);
+/* Reads path (missing: -ENOENT, left to the caller to ignore) into config,
+ * overriding what it sets. Errors are logged with file:line. */
+int config_load_file(struct config *config, const char *path);
+/* config_init(), then path and then path.d/ *.conf (path "/etc/cuzk/cuzkd.conf"
+ * reads /etc/cuzk/cuzkd.conf.d/); a missing file or directory is fine. */
+int config_load(struct config *config, const char *path);
+/* A size such as "64M" or "auto" (auto: *ret = 0). */
+int config_parse_size(const char *value, bool allow_auto, uint64_t *ret);

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The executor: what turns one admitted partition into a proof, out of the
+ * supervisor's process. The scheduler (scheduler.h) decides *when* a
+ * partition runs and has already reserved its bytes from the budget; the
+ * executor decides *where*:
+ *
+ *   synthesis worker   a process of its own, started for the task in a
+ *                      reused worker cgroup (synth/wN) whose limits come
+ *                      from the task's reservation; it reads the inputs,
+ *                      evaluates a, b, c into one sealed memfd and the
+ *                      witness into another, passes both up over
+ *                      SCM_RIGHTS and exits;
+ *   prover             one long-lived process in its own cgroup (prover-0)
+ *                      that holds the SRS of each circuit it has seen,
+ *                      receives the memfds, and proves in the split shape:
+ *                      prove_start (H and the G1 MSMs), then prove_finish
+ *                      (the b_g2 tail MSM and the assembly). It closes and
+ *                      unmaps the a/b/c memfd as soon as H no longer needs
+ *                      it and says so (first release phase).
+ *
+ * Everything here runs on the supervisor's sd-event loop; callbacks are
+ * called from it, never from inside executor_submit().
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include "cgroup/cg-domain.h"
+
+enum job_kind {
+        JOB_GROTH16_SNARKJS, /* .zkey + .wtns, one partition */
+        JOB_SYNTHETIC_PCE,   /* PCE file + params + witness, P partitions */
+};
+
+/* The inputs of a job, all as paths (inline witness bytes are written to
+ * the job's spool directory first). Owned by the job; outlives its tasks. */
+struct job_inputs {
+        enum job_kind kind;
+        const char *zkey_path;    /* JOB_GROTH16_SNARKJS */
+        const char *wtns_path;    /* JOB_GROTH16_SNARKJS */
+        const char *pce_path;     /* JOB_SYNTHETIC_PCE */
+        const char *params_path;  /* JOB_SYNTHETIC_PCE: bellperson .params */
+        const char *witness_path; /* JOB_SYNTHETIC_PCE */
+        unsigned partitions;      /* >= 1 */
+};
+
+struct executor_task {
+        uint64_t task_id; /* unique per attempt; chosen by the scheduler */
+        const struct job_inputs *inputs;
+        unsigned partition; /* 0 .. inputs->partitions - 1 */
+        /* The reservation, in its two release phases: abc_bytes come back
+         * when the prover has unmapped a, b, c (abc_released), rest_bytes
+         * when the task finishes. The worker's memory.max is their sum
+         * (plus the configured slack); memory.high a little below. */
+        uint64_t abc_bytes;
+        uint64_t rest_bytes;
+};
+
+enum executor_failure {
+        EXECUTOR_OK = 0,
+        EXECUTOR_FAILED_INPUT,    /* bad or unreadable input: do not retry */
+        EXECUTOR_FAILED_WORKER,   /* the worker died (signal, OOM kill): retry */
+        EXECUTOR_FAILED_PROVER,   /* the prover died or a GPU error: retry */
+        EXECUTOR_FAILED_CANCELED, /* executor_cancel() */
+};
+
+struct executor_result {
+        enum executor_failure failure;
+        int error;         /* 0 or a negative errno */
+        char message[512]; /* for the user: names the file/partition/value */
+        bool oom_killed;   /* the worker's cgroup recorded an OOM kill */
+        /* On success (owned by the executor; valid during the callback): */
+        const uint8_t *proof; /* JOB_SYNTHETIC_PCE: 192-byte Filecoin proof */
+        size_t proof_size;
+        const char *proof_json;  /* JOB_GROTH16_SNARKJS: as snarkjs writes it */
+        const char *public_json; /* JOB_GROTH16_SNARKJS */
+        uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec;
+        uint64_t worker_peak_bytes; /* from the worker's cgroup where known */
+};
+
+struct executor_callbacks {
+        /* The prover unmapped the task's a, b, c: give abc_bytes back. */
+        void (*abc_released)(void *userdata, uint64_t task_id);
+        /* The task is over (proof or failure): give rest_bytes back (and
+         * abc_bytes if abc_released was not called). */
+        void (*finished)(void *userdata, uint64_t task_id, const struct executor_result *result);
+};
+
+struct executor_options {
+        const cg_domain_t *domain; /* where worker and prover cgroups live */
+        unsigned max_workers;      /* worker cgroups w0..w(max-1) */
+        unsigned prover_threads;   /* 0: all */
+        uint64_t worker_slack_bytes; /* added to each worker's memory.max */
+        const char *helper_path;   /* the cuzkd binary, run with --worker/--prover */
+        bool use_gpu;              /* the CUDA backend where present */
+};
+
+struct executor;
+
+int executor_new(sd_event *event, const struct executor_options *options,
+                 const struct executor_callbacks *callbacks, void *userdata,
+                 struct executor **ret);
+void executor_free(struct executor *executor);
+
+/* Starts the task now (its bytes are reserved). -EBUSY when all worker
+ * cgroups are busy. */
+int executor_submit(struct executor *executor, const struct executor_task *task);
+/* Kills the task's worker or drops it at the prover; `finished` follows
+ * with EXECUTOR_FAILED_CANCELED. -ENOENT if unknown. */
+int executor_cancel(struct executor *executor, uint64_t task_id);
+
+struct executor_status {
+        unsigned workers_busy, max_workers;
+        int prover_pid;             /* 0 while none runs */
+        unsigned prover_restarts;
+        uint64_t srs_bytes;         /* SRS held by the prover */
+        const char *backend;        /* "cpu" or "cuda" */
+};
+void executor_get_status(const struct executor *executor, struct executor_status *ret);
