@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What cuzk-bench prints: the batch header, a line per proof and the
+ * summary, in the reference's words, and the summary's arithmetic. */
+#include <assert.h>
+#include <inttypes.h>
+
+#include "cuzk-bench.h"
+
+const char *bench_status_label(int status) {
+        switch (status) {
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED:
+                return "COMPLETED";
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED:
+                return "FAILED";
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED:
+                return "CANCELLED";
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT:
+                return "TIMEOUT";
+        default:
+                return "UNKNOWN";
+        }
+}
+
+static void stats_add(struct bench_stats *s, double v, unsigned n_before) {
+        if (n_before == 0) {
+                *s = (struct bench_stats){.avg = v, .min = v, .max = v};
+                return;
+        }
+        /* avg holds the sum until bench_summarize() divides. */
+        s->avg += v;
+        if (v < s->min)
+                s->min = v;
+        if (v > s->max)
+                s->max = v;
+}
+
+void bench_summarize(const struct bench_sample *samples, size_t n, double total_seconds,
+                     struct bench_summary *ret) {
+        struct bench_summary s = {.jobs = (unsigned)n, .total_seconds = total_seconds};
+
+        assert(samples || n == 0);
+        assert(ret);
+
+        for (size_t i = 0; i < n; i++) {
+                if (!samples[i].completed) {
+                        s.failed++;
+                        continue;
+                }
+                stats_add(&s.wall_seconds, samples[i].wall_seconds, s.completed);
+                stats_add(&s.prove_seconds, (double)samples[i].prove_ms / 1000.0, s.completed);
+                s.completed++;
+        }
+        if (s.completed > 0) {
+                s.wall_seconds.avg /= s.completed;
+                s.prove_seconds.avg /= s.completed;
+                /* A batch shorter than the clock's resolution has no rate. */
+                if (total_seconds > 0) {
+                        s.proofs_per_minute = s.completed / total_seconds * 60.0;
+                        s.seconds_per_proof = total_seconds / s.completed;
+                }
+        }
+        *ret = s;
+}
+
+void bench_print_result_line(FILE *f, unsigned index, unsigned count, const char *label,
+                             const struct bench_sample *sample, const char *error) {
+        assert(f);
+        assert(label);
+        assert(sample);
+
+        fprintf(f, "  [%u/%u] %s — %.1fs (prove=%" PRIu64 " ms, queue=%" PRIu64 " ms)", index,
+                count, label, sample->wall_seconds, sample->prove_ms, sample->queue_ms);
+        if (error && error[0])
+                fprintf(f, ": %s", error);
+        fputc('\n', f);
+}
+
+void bench_print_header(FILE *f, const struct bench_options *o) {
+        assert(f);
+        assert(o);
+
+        fputs("=== Batch Benchmark ===\n", f);
+        fprintf(f, "proof type:  %s\n", o->type_name);
+        fprintf(f, "count:       %u\n", o->count);
+        fprintf(f, "concurrency: %u\n", o->concurrency);
+        if (o->kind == CUZK__V1__PROOF_KIND__SYNTHETIC_PCE)
+                fprintf(f, "partitions:  %u\n", o->partitions);
+        fputc('\n', f);
+}
+
+void bench_print_summary(FILE *f, const struct bench_summary *s) {
+        assert(f);
+        assert(s);
+
+        fputs("\n=== Batch Summary ===\n", f);
+        fprintf(f, "total time:    %.1fs\n", s->total_seconds);
+        fprintf(f, "completed:     %u\n", s->completed);
+        fprintf(f, "failed:        %u\n", s->failed);
+        if (s->completed == 0)
+                return;
+        fprintf(f, "wall time:     avg=%.1fs min=%.1fs max=%.1fs\n", s->wall_seconds.avg,
+                s->wall_seconds.min, s->wall_seconds.max);
+        fprintf(f, "prove time:    avg=%.1fs min=%.1fs max=%.1fs\n", s->prove_seconds.avg,
+                s->prove_seconds.min, s->prove_seconds.max);
+        fprintf(f, "throughput:    %.3f proofs/min (%.1fs/proof)\n", s->proofs_per_minute,
+                s->seconds_per_proof);
+}
+
+void bench_format_bytes(char *buffer, size_t size, uint64_t bytes) {
+        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+        double v = (double)bytes;
+        unsigned u = 0;
+
+        assert(buffer);
+        while (v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0])) {
+                v /= 1024.0;
+                u++;
+        }
+        if (u == 0)
+                snprintf(buffer, size, "%" PRIu64 " B", bytes);
+        else
+                snprintf(buffer, size, "%.1f %s", v, units[u]);
+}
