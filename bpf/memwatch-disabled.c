@@ -6,6 +6,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 
 #include "bpf/memwatch-internal.h"
 #include "bpf/memwatch.h"

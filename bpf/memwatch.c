@@ -49,7 +49,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
         len = strlen(line);
         while (len > 0 && line[len - 1] == '\n')
                 line[--len] = '\0';
-        log_debug("libbpf: %s", line);
+        log_debug("%s", line); /* libbpf prefixes its own "libbpf: " */
         return 0;
 }
 

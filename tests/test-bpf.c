@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bpf/memwatch against the running kernel (kernel selftest style). Needs root, BPF and a
+ * writable memory cgroup (v1 memory below our own on this hybrid host, v2 elsewhere);
+ * cases that cannot run here skip, and the program exits 77 when all of them do.
+ *  - cgroup ids: a memory cgroup's id is its directory's inode; other directories are
+ *    refused;
+ *  - memcg reclaim: a child writing 96 MiB of page cache in a 32 MiB cgroup reclaims; the
+ *    events name its cgroup and pid, via a watched parent and then the cgroup itself; an
+ *    unwatched cgroup's reclaim is filtered out in the kernel;
+ *  - OOM kill: a child allocating 128 MiB in a 32 MiB cgroup is killed; the event names
+ *    the victim's pid, comm and cgroup;
+ *  - degraded path: as nobody, memwatch_new() returns -EOPNOTSUPP with the one-line
+ *    "BPF unavailable: ...; running on PSI alone", logged once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf/memwatch.h"
+#include "cgroup/cg-domain.h"
+#include "cgroup/cg-files.h"
+#include "cgroup/cg-tree.h"
+#include "cgroup/hierarchy.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "tests/test-cgroup-common.h"
+
+#define MiB (1u << 20)
+#define LIMIT_BYTES (32 * MiB)
+#define NOBODY 65534
+
+static cg_hierarchy_t hierarchy;
+static bool hierarchy_known;
+static char test_cgroup_name[64];
+
+/* ---- events collected by the callback ------------------------------------------------ */
+
+static memwatch_event_t collected[4096];
+static size_t n_collected;
+
+static void collect(const memwatch_event_t *event, void *userdata) {
+        (void)userdata;
+        if (n_collected < ELEMENTSOF(collected))
+                collected[n_collected++] = *event;
+}
+
+/* Reads events until the fd stays quiet for quiet_ms. */
+static void drain(memwatch_t *mw, int quiet_ms) {
+        struct pollfd pfd = {.fd = memwatch_fd(mw), .events = POLLIN};
+
+        assert_true(pfd.fd >= 0);
+        while (poll(&pfd, 1, quiet_ms) > 0)
+                assert_true(memwatch_consume(mw) >= 0);
+        assert_true(memwatch_consume(mw) >= 0);
+}
+
+static const memwatch_event_t *find_event(memwatch_kind_t kind, uint64_t cgroup_id, pid_t pid) {
+        for (size_t i = 0; i < n_collected; i++)
+                if (collected[i].kind == kind && collected[i].cgroup_id == cgroup_id &&
+                    collected[i].pid == (uint32_t)pid)
+                        return &collected[i];
+        return NULL;
+}
+
+static size_t count_events_of_cgroup(uint64_t cgroup_id) {
+        size_t n = 0;
+        for (size_t i = 0; i < n_collected; i++)
+                n += collected[i].cgroup_id == cgroup_id;
+        return n;
+}
+
+/* ---- the case state: a test cgroup below ours and a loaded memwatch ------------------- */
+
+typedef struct bpf_case {
+        cg_domain_t domain;
+        int test_fd;
+        memwatch_t *mw;
+} bpf_case_t;
+
+static bool have_capability(int cap) {
+        char status[8192], *line;
+        unsigned long long eff;
+
+        if (cg_read_string(AT_FDCWD, "/proc/self/status", status, sizeof(status)) < 0)
+                return false;
+        line = strstr(status, "CapEff:");
+        return line && sscanf(line, "CapEff: %llx", &eff) == 1 && (eff & (1ull << cap));
+}
+
+static int bpf_case_setup(void **state) {
+        bpf_case_t *c = calloc(1, sizeof(*c));
+
+        if (!c)
+                return -1;
+        c->domain.own_dirfd = -EBADF;
+        c->test_fd = -EBADF;
+        if (geteuid() == 0 && hierarchy_known)
+                (void)cg_domain_open(&hierarchy, &c->domain);
+        n_collected = 0;
+        *state = c;
+        return 0;
+}
+
+static int bpf_case_teardown(void **state) {
+        bpf_case_t *c = *state;
+
+        memwatch_free(c->mw);
+        if (c->test_fd >= 0)
+                close(c->test_fd);
+        if (c->domain.own_dirfd >= 0 &&
+            faccessat(c->domain.own_dirfd, test_cgroup_name, F_OK, 0) == 0) {
+                int fd;
+                if (cg_child_open(c->domain.own_dirfd, test_cgroup_name, &fd) == 0) {
+                        (void)cg_kill(fd);
+                        close(fd);
+                }
+                while (waitpid(-1, NULL, WNOHANG) > 0)
+                        ;
+                (void)cg_child_remove_tree(c->domain.own_dirfd, test_cgroup_name);
+        }
+        cg_domain_close(&c->domain);
+        free(c);
+        return 0;
+}
+
+/* Creates our test cgroup and loads memwatch, or skips. */
+static void bpf_case_start(bpf_case_t *c) {
+        int r;
+
+        if (geteuid() != 0)
+                cgt_skip("needs root");
+        if (!have_capability(39 /* CAP_BPF */) && !have_capability(21 /* CAP_SYS_ADMIN */))
+                cgt_skip("needs CAP_BPF");
+        if (c->domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA)
+                cgt_skip("no writable memory cgroup here (%s)",
+                         cg_hierarchy_kind_name(hierarchy.kind));
+        r = cg_child_create(c->domain.own_dirfd, test_cgroup_name, &c->test_fd);
+        if (r == -EACCES || r == -EPERM || r == -EROFS)
+                cgt_skip("cannot create cgroups below %s", c->domain.own_path);
+        assert_int_equal(r, 0);
+        if (c->domain.enforcement == CG_ENFORCEMENT_V2) {
+                if (faccessat(c->test_fd, "memory.max", F_OK, 0) < 0)
+                        cgt_skip("our cgroup %s does not enable memory for its children",
+                                 c->domain.own_path);
+                assert_int_equal(cg_enable_controllers(c->test_fd, CG_CONTROLLER_MEMORY),
+                                 CG_CONTROLLER_MEMORY);
+        }
+
+        r = memwatch_new(collect, NULL, &c->mw);
+#if HAVE_BPF
+        if (r == -EOPNOTSUPP && strstr(cgt_log_last(), "no BTF"))
+                cgt_skip("%s", cgt_log_last());
+        assert_int_equal(r, 0);
+#else
+        assert_int_equal(r, -EOPNOTSUPP);
+        cgt_skip("built without BPF");
+#endif
+        print_message("  probes: 0x%x\n", memwatch_probes(c->mw));
+}
+
+/* A worker cgroup below the test cgroup limited to LIMIT_BYTES. */
+static int make_worker(bpf_case_t *c, const char *name) {
+        cg_worker_limits_t limits = {.high_bytes = CG_LIMIT_MAX, .max_bytes = LIMIT_BYTES};
+        int fd;
+
+        assert_int_equal(cg_child_create(c->test_fd, name, &fd), 0);
+        assert_int_equal(cg_domain_set_limits(&c->domain, fd, &limits), 0);
+        return fd;
+}
+
+/* ---- children ---------------------------------------------------------------------- */
+
+/* Writes 96 MiB of page cache (an unlinked file on the disk of /var/tmp, synced every
+ * 8 MiB so that reclaim finds clean pages): more than the limit, so the cgroup reclaims,
+ * and nothing it could be OOM-killed for. */
+static int child_write_page_cache(void) {
+        char path[] = "/var/tmp/cuzk-test-bpf-XXXXXX";
+        static char chunk[MiB];
+        int fd = mkstemp(path);
+
+        if (fd < 0)
+                return 2;
+        unlink(path);
+        memset(chunk, 0x5a, sizeof(chunk));
+        for (int i = 0; i < 96; i++) {
+                if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+                        return 3;
+                if (i % 8 == 7 && fdatasync(fd) < 0)
+                        return 4;
+        }
+        close(fd);
+        return 0;
+}
+
+/* Touches 128 MiB of anonymous memory: with no swap to reclaim into, OOM-killed. */
+static int child_allocate(void) {
+        size_t bytes = 128 * MiB;
+        char *memory = malloc(bytes);
+
+        if (!memory)
+                return 2;
+        for (size_t i = 0; i < bytes; i += 4096)
+                ((volatile char *)memory)[i] = 1;
+        free(memory);
+        return 0;
+}
+
+/* Forks a child that moves itself into cg_dirfd, names itself and runs fn. */
+static pid_t run_in_cgroup(int cg_dirfd, const char *comm, int (*fn)(void)) {
+        pid_t pid = fork();
+
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                if (cg_move_pid(cg_dirfd, getpid()) < 0)
+                        _exit(1);
+                (void)prctl(PR_SET_NAME, comm);
+                _exit(fn());
+        }
+        return pid;
+}
+
+static int wait_status(pid_t pid) {
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        return status;
+}
+
+/* ---- cases ------------------------------------------------------------------------- */
+
+static void test_cgroup_ids(void **state) {
+        bpf_case_t *c = *state;
+        int proc_fd, cpu_fd, worker;
+        struct stat st;
+        uint64_t id;
+
+        if (geteuid() != 0 || c->domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA)
+                cgt_skip("needs root and a writable memory cgroup");
+        assert_int_equal(cg_child_create(c->domain.own_dirfd, test_cgroup_name, &c->test_fd), 0);
+        worker = make_worker(c, "ids");
+        assert_int_equal(memwatch_cgroup_id(worker, &id), 0);
+        assert_int_equal(fstat(worker, &st), 0);
+        assert_true(id == st.st_ino);
+        print_message("  %s/%s/ids: id %llu\n", c->domain.own_path, test_cgroup_name,
+                      (unsigned long long)id);
+        close(worker);
+
+        proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        assert_true(proc_fd >= 0);
+        assert_int_equal(memwatch_cgroup_id(proc_fd, &id), -ENOTDIR);
+        cgt_assert_log_contains("no cgroup directory");
+        close(proc_fd);
+
+        /* Another v1 hierarchy (no memory.* files): tasks are never charged there. */
+        cpu_fd = open("/sys/fs/cgroup/cpu", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (c->domain.enforcement == CG_ENFORCEMENT_V1_MEMORY && cpu_fd >= 0) {
+                assert_int_equal(memwatch_cgroup_id(cpu_fd, &id), -EMEDIUMTYPE);
+                cgt_assert_log_contains("not a memory cgroup");
+        }
+        if (cpu_fd >= 0)
+                close(cpu_fd);
+}
+
+static void test_memcg_reclaim_names_the_cgroup(void **state) {
+        bpf_case_t *c = *state;
+        uint64_t test_id, worker_id, sibling_id;
+        const memwatch_event_t *e;
+        memwatch_counters_t counters;
+        int worker, sibling, status;
+        pid_t pid;
+
+        bpf_case_start(c);
+        if (!(memwatch_probes(c->mw) & (1u << MEMWATCH_MEMCG_RECLAIM)))
+                cgt_skip("no memcg reclaim tracepoint on this kernel");
+        worker = make_worker(c, "reclaim");
+        sibling = make_worker(c, "unwatched");
+        assert_int_equal(memwatch_cgroup_id(worker, &worker_id), 0);
+        assert_int_equal(memwatch_cgroup_id(sibling, &sibling_id), 0);
+
+        /* Watching the parent covers the worker below it. */
+        assert_int_equal(memwatch_watch(c->mw, c->test_fd, &test_id), 0);
+        pid = run_in_cgroup(worker, "cuzk-reclaim", child_write_page_cache);
+        status = wait_status(pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        drain(c->mw, 200);
+        e = find_event(MEMWATCH_MEMCG_RECLAIM, worker_id, pid);
+        assert_non_null(e);
+        assert_true(e->watched_id == test_id);
+        assert_true(e->tid == (uint32_t)pid);
+        assert_string_equal(e->comm, "cuzk-reclaim");
+        print_message("  via parent: %zu events, first %s %llu pages in %llu us\n",
+                      count_events_of_cgroup(worker_id), memwatch_kind_name(e->kind),
+                      (unsigned long long)e->pages, (unsigned long long)(e->duration_ns / 1000));
+        assert_int_equal(memwatch_counters(c->mw, test_id, &counters), 0);
+        assert_true(counters.events[MEMWATCH_MEMCG_RECLAIM] >= 1);
+        assert_true(counters.pages[MEMWATCH_MEMCG_RECLAIM] >= 1);
+        assert_true(counters.duration_ns[MEMWATCH_MEMCG_RECLAIM] >= 1);
+        assert_int_equal(counters.events[MEMWATCH_OOM_KILL], 0);
+
+        /* The worker itself watched: it is the nearest watched cgroup now. */
+        n_collected = 0;
+        assert_int_equal(memwatch_watch(c->mw, worker, NULL), 0);
+        assert_int_equal(memwatch_watch(c->mw, worker, NULL), 0); /* again: no error */
+        pid = run_in_cgroup(worker, "cuzk-reclaim", child_write_page_cache);
+        status = wait_status(pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        drain(c->mw, 200);
+        e = find_event(MEMWATCH_MEMCG_RECLAIM, worker_id, pid);
+        assert_non_null(e);
+        assert_true(e->watched_id == worker_id);
+        assert_int_equal(memwatch_counters(c->mw, worker_id, &counters), 0);
+        assert_true(counters.events[MEMWATCH_MEMCG_RECLAIM] >= 1);
+
+        /* A cgroup outside every watched one: filtered in the kernel. */
+        n_collected = 0;
+        assert_int_equal(memwatch_unwatch(c->mw, test_id), 0);
+        assert_int_equal(memwatch_unwatch(c->mw, test_id), -ENOENT);
+        assert_int_equal(memwatch_counters(c->mw, test_id, &counters), -ENOENT);
+        pid = run_in_cgroup(sibling, "cuzk-unwatched", child_write_page_cache);
+        status = wait_status(pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        drain(c->mw, 200);
+        assert_int_equal(count_events_of_cgroup(sibling_id), 0);
+        close(sibling);
+        close(worker);
+}
+
+static void test_oom_kill_names_the_victim(void **state) {
+        bpf_case_t *c = *state;
+        memwatch_counters_t counters;
+        const memwatch_event_t *e;
+        uint64_t worker_id;
+        int worker, status;
+        pid_t pid;
+
+        bpf_case_start(c);
+        if (!(memwatch_probes(c->mw) & (1u << MEMWATCH_OOM_KILL)))
+                cgt_skip("no oom:mark_victim tracepoint on this kernel");
+        worker = make_worker(c, "oom");
+        assert_int_equal(memwatch_watch(c->mw, worker, &worker_id), 0);
+        pid = run_in_cgroup(worker, "cuzk-oom", child_allocate);
+        status = wait_status(pid);
+        if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+                print_error("allocator ended with status 0x%x, expected SIGKILL\n", status);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        drain(c->mw, 200);
+        e = find_event(MEMWATCH_OOM_KILL, worker_id, pid);
+        assert_non_null(e);
+        assert_true(e->watched_id == worker_id);
+        assert_int_equal(e->duration_ns, 0);
+        if (e->comm[0]) /* empty where mark_victim passes the pid only */
+                assert_string_equal(e->comm, "cuzk-oom");
+        print_message("  oom kill: pid %u comm '%s' cgroup %llu total_vm %llu pages\n", e->pid,
+                      e->comm, (unsigned long long)e->cgroup_id, (unsigned long long)e->pages);
+        assert_int_equal(memwatch_counters(c->mw, worker_id, &counters), 0);
+        assert_int_equal(counters.events[MEMWATCH_OOM_KILL], 1);
+        /* The allocator reclaimed (in vain) before it was chosen. */
+        if (memwatch_probes(c->mw) & (1u << MEMWATCH_MEMCG_RECLAIM))
+                assert_true(counters.events[MEMWATCH_MEMCG_RECLAIM] >= 1);
+        close(worker);
+}
+
+/* Exit codes of the unprivileged child. */
+enum {
+        NOBODY_OK = 0,
+        NOBODY_SETUID_FAILED = 2,
+        NOBODY_STILL_PRIVILEGED = 3,
+        NOBODY_WRONG_RESULT = 4,
+        NOBODY_WRONG_MESSAGE = 5,
+        NOBODY_LOGGED_TWICE = 6,
+};
+
+static int unprivileged_child(void) {
+        memwatch_t *mw = NULL;
+        int r;
+
+        if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0)
+                return NOBODY_SETUID_FAILED;
+        if (have_capability(39) || have_capability(21) || have_capability(38))
+                return NOBODY_STILL_PRIVILEGED;
+        cgt_log_reset();
+        r = memwatch_new(collect, NULL, &mw);
+        if (r != -EOPNOTSUPP || mw)
+                return NOBODY_WRONG_RESULT;
+        printf("  as nobody: %s\n", cgt_log_last());
+        fflush(stdout);
+        if (!strstr(cgt_log_last(), "BPF unavailable: ") ||
+            !strstr(cgt_log_last(), "; running on PSI alone"))
+                return NOBODY_WRONG_MESSAGE;
+        /* A second call says nothing more at the default level. */
+        log_set_max_level(LOG_INFO);
+        cgt_log_reset();
+        if (memwatch_new(collect, NULL, &mw) != -EOPNOTSUPP)
+                return NOBODY_WRONG_RESULT;
+        if (cgt_log_count() != 0)
+                return NOBODY_LOGGED_TWICE;
+        memwatch_free(mw);
+        return NOBODY_OK;
+}
+
+static void test_unprivileged_degrades(void **state) {
+        int status;
+        pid_t pid;
+
+        (void)state;
+        if (geteuid() != 0)
+                cgt_skip("needs root to become nobody");
+        fflush(stdout);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+                _exit(unprivileged_child());
+        status = wait_status(pid);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != NOBODY_OK)
+                print_error("unprivileged child ended with status 0x%x\n", status);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == NOBODY_OK);
+}
+
+int main(void) {
+        int r;
+
+        snprintf(test_cgroup_name, sizeof(test_cgroup_name), "cuzk-bpf-test-%d", (int)getpid());
+        r = cg_hierarchy_detect(&hierarchy);
+        hierarchy_known = r >= 0;
+        printf("# hierarchy: %s (v2 %s, v1 memory %s); built %s BPF\n",
+               cg_hierarchy_kind_name(hierarchy.kind), hierarchy.v2_dir[0] ? hierarchy.v2_dir : "-",
+               hierarchy.v1_memory_dir[0] ? hierarchy.v1_memory_dir : "-",
+               HAVE_BPF ? "with" : "without");
+
+#define BPF_TEST(f) cmocka_unit_test_setup_teardown(f, bpf_case_setup, bpf_case_teardown)
+        const struct CMUnitTest tests[] = {
+                BPF_TEST(test_cgroup_ids),
+                BPF_TEST(test_memcg_reclaim_names_the_cgroup),
+                BPF_TEST(test_oom_kill_names_the_victim),
+                cmocka_unit_test(test_unprivileged_degrades),
+        };
+        return cgt_run("bpf", tests, ELEMENTSOF(tests));
+}
