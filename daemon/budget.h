@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The memory budget that admission reserves from: every partition, SRS and
+ * PCE in flight holds a reservation of bytes, and nothing is admitted that
+ * would take the reserved total past the budget. The budget is bookkeeping
+ * only; the kernel enforces the per-worker limits (cg-domain.h).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct budget {
+        uint64_t total_bytes;
+        uint64_t reserved_bytes;
+        uint64_t peak_reserved_bytes; /* the highest reserved_bytes seen */
+};
+
+void budget_init(struct budget *budget, uint64_t total_bytes);
+/* Whether bytes more would still fit. */
+bool budget_fits(const struct budget *budget, uint64_t bytes);
+/* Reserves bytes; -ENOSPC (nothing reserved) when they do not fit. */
+int budget_reserve(struct budget *budget, uint64_t bytes);
+/* Gives bytes back; they must have been reserved. */
+void budget_release(struct budget *budget, uint64_t bytes);
+
+/*
+ * TotalBudget=auto: the smaller of MemTotal - safety_margin and the memory
+ * limit of our own cgroup (v2 memory.max, v1 memory.limit_in_bytes; "max"
+ * or the v1 "unlimited" figure count as no limit). *ret_source says which
+ * one won ("MemTotal" or the limit file's path).
+ */
+uint64_t budget_auto_compute(uint64_t mem_total_bytes, uint64_t cgroup_limit_bytes,
+                             uint64_t safety_margin_bytes);
+int budget_auto_detect(uint64_t safety_margin_bytes, uint64_t *ret_bytes, char *ret_source,
+                       size_t source_size);
+/* MemTotal from a /proc/meminfo text, in bytes (-EBADMSG when absent). */
+int budget_parse_meminfo(const char *text, uint64_t *ret_bytes);

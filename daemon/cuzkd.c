@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cuzkd: the proving daemon. One sd-event loop runs the gRPC server, the
+ * job queue and admission (scheduler.h), the memory budget, the PSI
+ * triggers and the executor's worker and prover processes. The same binary
+ * is the worker and the prover (helper-main.h).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+
+#include "cgroup/cg-domain.h"
+#include "cgroup/hierarchy.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "daemon/api-sd-event.h"
+#include "daemon/api/api-server.h"
+#include "daemon/handlers.h"
+#include "daemon/helper-main.h"
+#include "daemon/log-journal.h"
+
+#define CUZKD_DEFAULT_CONFIG "/etc/cuzk/cuzkd.conf"
+
+static const char usage[] =
+        "Usage: cuzkd [OPTIONS]\n"
+        "\n"
+        "The cuzk proving daemon: serves cuzk.v1.ProvingEngine (gRPC) on a unix socket and\n"
+        "proves the jobs it is given within a memory budget.\n"
+        "\n"
+        "Options (each overrides the configuration):\n"
+        "  -c, --config=PATH       configuration file (default " CUZKD_DEFAULT_CONFIG ",\n"
+        "                          then PATH.d/*.conf; built-in defaults where missing)\n"
+        "  -s, --socket=PATH       the unix socket to listen on (Socket=)\n"
+        "      --spool-dir=DIR     where accepted jobs are kept (SpoolDirectory=)\n"
+        "      --budget=SIZE       the memory budget, e.g. 8G or auto (TotalBudget=)\n"
+        "      --max-workers=N     synthesis workers at once (MaxWorkers=)\n"
+        "      --log-level=LEVEL   err, warning, notice, info or debug (LogLevel=)\n"
+        "  -h, --help              this help\n";
+
+struct overrides {
+        const char *config_path, *socket, *spool_dir, *budget, *max_workers, *log_level;
+};
+
+static int parse_log_level(const char *s, int *ret) {
+        static const struct {
+                const char *name;
+                int level;
+        } levels[] = {{"err", LOG_ERR},       {"error", LOG_ERR}, {"warning", LOG_WARNING},
+                      {"notice", LOG_NOTICE}, {"info", LOG_INFO}, {"debug", LOG_DEBUG}};
+
+        for (size_t i = 0; i < ELEMENTSOF(levels); i++)
+                if (!strcmp(s, levels[i].name)) {
+                        *ret = levels[i].level;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+/* Returns 1 to go on, 0 after --help, -EINVAL on bad arguments (reported). */
+static int parse_args(int argc, char **argv, struct overrides *ret) {
+        enum { ARG_SPOOL = 0x100, ARG_BUDGET, ARG_MAX_WORKERS, ARG_LOG_LEVEL };
+        static const struct option options[] = {
+                {"config", required_argument, NULL, 'c'},
+                {"socket", required_argument, NULL, 's'},
+                {"spool-dir", required_argument, NULL, ARG_SPOOL},
+                {"budget", required_argument, NULL, ARG_BUDGET},
+                {"max-workers", required_argument, NULL, ARG_MAX_WORKERS},
+                {"log-level", required_argument, NULL, ARG_LOG_LEVEL},
+                {"help", no_argument, NULL, 'h'},
+                {0, 0, 0, 0},
+        };
+        int c;
+
+        *ret = (struct overrides){.config_path = CUZKD_DEFAULT_CONFIG};
+        while ((c = getopt_long(argc, argv, "c:s:h", options, NULL)) >= 0) {
+                switch (c) {
+                case 'c':
+                        ret->config_path = optarg;
+                        break;
+                case 's':
+                        ret->socket = optarg;
+                        break;
+                case ARG_SPOOL:
+                        ret->spool_dir = optarg;
+                        break;
+                case ARG_BUDGET:
+                        ret->budget = optarg;
+                        break;
+                case ARG_MAX_WORKERS:
+                        ret->max_workers = optarg;
+                        break;
+                case ARG_LOG_LEVEL:
+                        ret->log_level = optarg;
+                        break;
+                case 'h':
+                        fputs(usage, stdout);
+                        return 0;
+                default:
+                        fputs("Try 'cuzkd --help'.\n", stderr);
+                        return -EINVAL;
+                }
+        }
+        if (optind != argc) {
+                fprintf(stderr, "cuzkd: unexpected argument '%s'. Try 'cuzkd --help'.\n",
+                        argv[optind]);
+                return -EINVAL;
+        }
+        return 1;
+}
+
+static int copy_path(char *dst, size_t size, const char *src, const char *option) {
+        if (strlen(src) >= size) {
+                fprintf(stderr, "cuzkd: %s=%s: longer than %zu bytes\n", option, src, size - 1);
+                return -ENAMETOOLONG;
+        }
+        snprintf(dst, size, "%s", src);
+        return 0;
+}
+
+static int apply_overrides(struct config *config, const struct overrides *o) {
+        unsigned long n;
+        char *end;
+        int r;
+
+        if (o->socket && (r = copy_path(config->socket_path, sizeof(config->socket_path), o->socket,
+                                        "--socket")) < 0)
+                return r;
+        if (o->spool_dir && (r = copy_path(config->spool_dir, sizeof(config->spool_dir),
+                                           o->spool_dir, "--spool-dir")) < 0)
+                return r;
+        if (o->budget && config_parse_size(o->budget, true, &config->total_budget_bytes) < 0) {
+                fprintf(stderr, "cuzkd: --budget=%s: expected a size such as 8G, or auto\n",
+                        o->budget);
+                return -EINVAL;
+        }
+        if (o->max_workers) {
+                errno = 0;
+                n = strtoul(o->max_workers, &end, 10);
+                if (errno || *end || end == o->max_workers || n > 4096) {
+                        fprintf(stderr, "cuzkd: --max-workers=%s: expected 0 to 4096\n",
+                                o->max_workers);
+                        return -EINVAL;
+                }
+                config->max_workers = (unsigned)n;
+        }
+        if (o->log_level && parse_log_level(o->log_level, &config->log_level) < 0) {
+                fprintf(stderr,
+                        "cuzkd: --log-level=%s: expected err, warning, notice, info or debug\n",
+                        o->log_level);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static uint64_t now_monotonic_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void notify_status(const struct cuzkd *d) {
+        (void)sd_notifyf(false, "STATUS=%s; %" PRIu64 " of %" PRIu64 " bytes reserved",
+                         scheduler_paused(d->scheduler) ? "admission paused by memory pressure"
+                                                        : "admitting jobs",
+                         d->budget.reserved_bytes, d->budget.total_bytes);
+}
+
+static void on_pressure(void *userdata, bool paused) {
+        struct cuzkd *d = userdata;
+
+        scheduler_set_paused(d->scheduler, paused);
+        notify_status(d);
+}
+
+static int on_stop_signal(sd_event_source *source, const struct signalfd_siginfo *si,
+                          void *userdata) {
+        struct cuzkd *d = userdata;
+
+        if (d->stopping)
+                return 0;
+        log_info("%s: stopping; unfinished jobs stay in the spool and run at the next start",
+                 strsignal((int)si->ssi_signo));
+        (void)sd_notify(false, "STOPPING=1");
+        d->stopping = true;
+        scheduler_stop(d->scheduler);
+        return sd_event_exit(sd_event_source_get_event(source), 0);
+}
+
+static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata) {
+        (void)source;
+        (void)si;
+        (void)userdata;
+        log_info("SIGHUP: nothing to reload; restart cuzkd to apply configuration changes");
+        return 0;
+}
+
+/* The budget: TotalBudget= or auto, logged once. */
+static int setup_budget(struct cuzkd *d) {
+        char source[PATH_MAX + 128];
+        uint64_t bytes = d->config.total_budget_bytes;
+        int r;
+
+        if (bytes == 0) {
+                r = budget_auto_detect(d->config.safety_margin_bytes, &bytes, source,
+                                       sizeof(source));
+                if (r < 0)
+                        return r;
+        } else
+                snprintf(source, sizeof(source), "TotalBudget=");
+        budget_init(&d->budget, bytes);
+        log_info("memory budget: %" PRIu64 " bytes (%.1f GiB, from %s); enforcement: %s", bytes,
+                 (double)bytes / (1 << 30), source, d->enforcement);
+        return 0;
+}
+
+/* Which kernel mechanism enforces the workers' limits; Enforcement= other than auto must
+ * be what the host offers (RLIMIT_DATA can always be had). */
+static int setup_domain(struct cuzkd *d, cg_hierarchy_t *hierarchy, cg_domain_t *domain) {
+        static const cg_enforcement_t wanted[] = {
+                [CONFIG_ENFORCE_CGROUP2] = CG_ENFORCEMENT_V2,
+                [CONFIG_ENFORCE_CGROUP1] = CG_ENFORCEMENT_V1_MEMORY,
+                [CONFIG_ENFORCE_RLIMIT] = CG_ENFORCEMENT_RLIMIT_DATA,
+        };
+        enum config_enforcement e = d->config.enforcement;
+        int r;
+
+        if (e == CONFIG_ENFORCE_NONE)
+                return log_error_errno(-EOPNOTSUPP,
+                                       "Enforcement=none: cuzkd always bounds its workers; use "
+                                       "rlimit for the weakest enforcement");
+        r = cg_hierarchy_detect(hierarchy);
+        if (r < 0)
+                return log_error_errno(r, "Failed to find our cgroups: %m");
+        r = cg_domain_open(hierarchy, domain);
+        if (r < 0)
+                return log_error_errno(r, "Failed to choose the memory enforcement: %m");
+        if (e == CONFIG_ENFORCE_RLIMIT && domain->enforcement != CG_ENFORCEMENT_RLIMIT_DATA) {
+                cg_domain_close(domain);
+                *domain = (cg_domain_t){.enforcement = CG_ENFORCEMENT_RLIMIT_DATA,
+                                        .own_dirfd = -EBADF};
+        } else if (e != CONFIG_ENFORCE_AUTO && domain->enforcement != wanted[e])
+                return log_error_errno(
+                        -EOPNOTSUPP, "Enforcement=%s was asked for, but this host offers %s",
+                        cg_enforcement_name(wanted[e]), cg_domain_enforcement_name(domain));
+        snprintf(d->enforcement, sizeof(d->enforcement), "%s", cg_domain_enforcement_name(domain));
+        return 0;
+}
+
+static int setup_pressure(struct cuzkd *d, const cg_hierarchy_t *hierarchy) {
+        struct pressure_options options = {
+                .stall_usec = d->config.pressure_stall_msec * 1000,
+                .window_usec = d->config.pressure_window_msec * 1000,
+                .resume_usec = d->config.pressure_resume_msec * 1000,
+                .cgroup_dir = hierarchy->kind == CG_HIERARCHY_V2 ? hierarchy->v2_dir : NULL,
+                .system_file = getenv("CUZKD_TEST_PRESSURE_FILE"),
+        };
+
+        return pressure_new(d->event, &options, on_pressure, d, &d->pressure);
+}
+
+static int setup_executor(struct cuzkd *d, const cg_domain_t *domain) {
+        char helper[PATH_MAX];
+        ssize_t n;
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        struct executor_options options = {
+                .domain = domain,
+                .max_workers = d->config.max_workers ? d->config.max_workers
+                                                     : (unsigned)(cpus > 0 ? cpus : 1),
+                .prover_threads = d->config.prover_threads,
+                .worker_slack_bytes = d->config.worker_slack_bytes,
+                .helper_path = helper,
+                .use_gpu = d->config.gpu != CONFIG_NO,
+        };
+
+        n = readlink("/proc/self/exe", helper, sizeof(helper) - 1);
+        if (n < 0)
+                return log_error_errno(errno, "Failed to resolve /proc/self/exe: %m");
+        helper[n] = '\0';
+        return executor_new(d->event, &options, &scheduler_executor_callbacks, d->scheduler,
+                            &d->executor);
+}
+
+static int listen_api(struct cuzkd *d, struct api_server *server) {
+        int n = sd_listen_fds(true);
+
+        if (n > 1)
+                return log_error_errno(-EINVAL, "socket activation passed %d sockets, expected 1",
+                                       n);
+        if (n == 1) {
+                log_info("serving the socket passed by systemd");
+                return api_server_listen_fd(server, SD_LISTEN_FDS_START);
+        }
+        return api_server_listen_unix(server, d->config.socket_path, d->config.socket_mode);
+}
+
+static int run(struct cuzkd *d) {
+        struct scheduler_callbacks callbacks = {.job_ended = cuzkd_job_ended};
+        struct scheduler_options options = {.max_attempts = d->config.max_attempts};
+        struct api_server_options server_options = {.max_message_bytes =
+                                                            d->config.max_message_bytes};
+        struct api_server *server = NULL;
+        struct api_event_loop loop;
+        cg_hierarchy_t hierarchy;
+        cg_domain_t domain = {.own_dirfd = -EBADF};
+        sigset_t mask;
+        int r;
+
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGHUP);
+        sigprocmask(SIG_BLOCK, &mask, NULL);
+        /* A client that goes away mid-write must not kill the daemon. */
+        signal(SIGPIPE, SIG_IGN);
+
+        d->start_usec = now_monotonic_usec();
+        r = sd_event_default(&d->event);
+        if (r < 0)
+                return log_error_errno(r, "Failed to create the event loop: %m");
+        job_table_init(&d->table, d->event);
+        (void)sd_event_add_signal(d->event, NULL, SIGTERM, on_stop_signal, d);
+        (void)sd_event_add_signal(d->event, NULL, SIGINT, on_stop_signal, d);
+        (void)sd_event_add_signal(d->event, NULL, SIGHUP, on_hup, d);
+
+        r = setup_domain(d, &hierarchy, &domain);
+        if (r >= 0)
+                r = setup_budget(d);
+        if (r >= 0)
+                r = setup_pressure(d, &hierarchy);
+        if (r >= 0)
+                r = spool_open(d->config.spool_dir, &d->spool);
+        if (r >= 0)
+                r = scheduler_new(d->event, &d->budget, &options, &callbacks, d, &d->scheduler);
+        if (r >= 0)
+                r = setup_executor(d, &domain);
+        if (r >= 0) {
+                scheduler_set_executor(d->scheduler, d->executor);
+                r = spool_load_all(d->spool, cuzkd_load_spooled, d);
+        }
+        if (r >= 0) {
+                api_sd_event_interface(d->event, &loop);
+                r = api_server_new(&loop, &cuzkd_api_handler, d, &server_options, &server);
+        }
+        if (r >= 0)
+                r = listen_api(d, server);
+        if (r >= 0) {
+                log_info("cuzkd ready on %s: budget %" PRIu64 " bytes, %u PSI trigger(s), "
+                         "enforcement %s, spool %s",
+                         d->config.socket_path, d->budget.total_bytes,
+                         d->pressure ? pressure_trigger_count(d->pressure) : 0, d->enforcement,
+                         d->config.spool_dir);
+                (void)sd_notify(false, "READY=1");
+                notify_status(d);
+                r = sd_event_loop(d->event);
+                if (r < 0)
+                        log_error_errno(r, "The event loop failed: %m");
+        }
+
+        /* The server first: its open calls are abandoned, which forgets their waiters. */
+        api_server_free(server);
+        job_table_drop_waiters(&d->table);
+        executor_free(d->executor);
+        d->scheduler = scheduler_free(d->scheduler);
+        d->pressure = pressure_free(d->pressure);
+        spool_free(d->spool);
+        job_table_done(&d->table);
+        cg_domain_close(&domain);
+        d->event = sd_event_unref(d->event);
+        return r;
+}
+
+int main(int argc, char **argv) {
+        static struct cuzkd daemon;
+        struct overrides overrides;
+        int r;
+
+        if (argc > 1 && !strcmp(argv[1], "--worker"))
+                return worker_main(argc, argv);
+        if (argc > 1 && !strcmp(argv[1], "--prover"))
+                return prover_main(argc, argv);
+
+        r = parse_args(argc, argv, &overrides);
+        if (r <= 0)
+                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        r = config_load(&daemon.config, overrides.config_path);
+        if (r < 0)
+                return EXIT_FAILURE; /* config_load said where and why */
+        r = apply_overrides(&daemon.config, &overrides);
+        if (r < 0)
+                return EXIT_FAILURE;
+        log_set_max_level(daemon.config.log_level);
+        (void)log_journal_setup(daemon.config.log_target);
+
+        r = run(&daemon);
+        return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

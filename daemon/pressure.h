@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Memory pressure gating of admission: PSI triggers (cgroup/psi.h) on
+ * /proc/pressure/memory and, under cgroup v2, on our delegated cgroup's
+ * memory.pressure. A trigger firing pauses admission; it resumes once
+ * resume_usec have passed without another event (hysteresis: a trigger
+ * fires at most once per window while the stall keeps growing).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include "cgroup/psi.h"
+
+struct pressure_options {
+        uint64_t stall_usec;     /* PressureStall= */
+        uint64_t window_usec;    /* PressureWindow= */
+        uint64_t resume_usec;    /* PressureResume= */
+        const char *cgroup_dir;  /* our v2 cgroup (memory.pressure there), NULL: none */
+        const char *system_file; /* NULL: /proc/pressure/memory (tests pass another) */
+};
+
+/* Called when admission pauses (paused true) or resumes. */
+typedef void (*pressure_changed_fn)(void *userdata, bool paused);
+
+struct pressure;
+
+/* Arms the triggers it can; one that cannot be armed is logged and skipped (no PSI in the
+ * kernel: admission is then governed by the budget alone). */
+int pressure_new(sd_event *event, const struct pressure_options *options,
+                 pressure_changed_fn changed, void *userdata, struct pressure **ret);
+struct pressure *pressure_free(struct pressure *pressure);
+
+bool pressure_paused(const struct pressure *pressure);
+/* How many trigger events and pauses there were since the start. */
+uint64_t pressure_event_count(const struct pressure *pressure);
+uint64_t pressure_pause_count(const struct pressure *pressure);
+/* Triggers armed (0: PSI unavailable). */
+unsigned pressure_trigger_count(const struct pressure *pressure);
+/* The some/full averages of /proc/pressure/memory (-errno where unreadable). */
+int pressure_read_system(const struct pressure *pressure, psi_stats_t *ret);

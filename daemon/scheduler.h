@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The queue and admission. Partitions wait in the order (priority, job age,
+ * partition); the first in that order is admitted when
+ *   - admission is not paused (memory pressure, shutdown),
+ *   - its reservation fits the budget: the partition's bytes (job_shape:
+ *     a/b/c, the rest) and, when no partition of its circuit runs yet, the
+ *     circuit's shared bytes (SRS, PCE),
+ *   - the executor has a worker free (executor_submit is not -EBUSY);
+ * and nothing behind it overtakes it. A partition whose reservation exceeds
+ * the whole budget fails its job at once. A partition whose worker or
+ * prover died is queued again up to max_attempts; other failures end the
+ * job with the executor's message.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include "daemon/budget.h"
+#include "daemon/executor.h"
+#include "daemon/job.h"
+
+struct scheduler_options {
+        unsigned max_attempts; /* per partition, >= 1 */
+};
+
+struct scheduler_callbacks {
+        /* The job ended (job->state is final): called once per job. */
+        void (*job_ended)(void *userdata, struct job *job);
+};
+
+struct scheduler_stats {
+        unsigned partitions_queued, partitions_running;
+        uint64_t partitions_admitted, partitions_proved;
+        uint64_t partition_retries; /* attempts queued again after a worker/prover death */
+        uint64_t worker_failures, prover_failures, input_failures;
+        uint64_t worker_oom_kills;
+        uint64_t worker_peak_bytes;     /* the largest a worker's cgroup saw */
+        uint64_t shared_reserved_bytes; /* SRS/PCE reservations */
+};
+
+struct scheduler;
+
+int scheduler_new(sd_event *event, struct budget *budget, const struct scheduler_options *options,
+                  const struct scheduler_callbacks *callbacks, void *userdata,
+                  struct scheduler **ret);
+struct scheduler *scheduler_free(struct scheduler *scheduler);
+
+/* The callbacks to give executor_new(), with the scheduler as userdata. */
+extern const struct executor_callbacks scheduler_executor_callbacks;
+/* Admission starts once the executor is set. */
+void scheduler_set_executor(struct scheduler *scheduler, struct executor *executor);
+
+/* Queues the job's partitions (the job stays the caller's; it must live until job_ended
+ * and no partition runs). A partition too big for the budget ends the job at once. */
+void scheduler_add(struct scheduler *scheduler, struct job *job);
+/* Cancels a job that has not ended: queued partitions are dropped, running ones
+ * cancelled at the executor. *ret_was_running: a partition was running. */
+void scheduler_cancel(struct scheduler *scheduler, struct job *job, bool *ret_was_running);
+
+/* Admission paused by memory pressure (false resumes it). */
+void scheduler_set_paused(struct scheduler *scheduler, bool paused);
+bool scheduler_paused(const struct scheduler *scheduler);
+/* Stops admitting for good (shutdown); queued partitions stay queued. */
+void scheduler_stop(struct scheduler *scheduler);
+
+/* Jobs queued ahead of this one (0: it is next). */
+unsigned scheduler_queue_position(const struct scheduler *scheduler, const struct job *job);
+void scheduler_get_stats(const struct scheduler *scheduler, struct scheduler_stats *ret);
+
+/* The circuits with shared bytes reserved: running partitions and preloads. */
+typedef void (*scheduler_circuit_fn)(void *userdata, const char *circuit_id, uint64_t bytes,
+                                     unsigned refs, bool preloaded);
+void scheduler_foreach_circuit(const struct scheduler *scheduler, scheduler_circuit_fn fn,
+                               void *userdata);
+/* Reserves a circuit's shared bytes ahead of its jobs (PreloadSRS): -ENOSPC when they do
+ * not fit. *ret_already: it was reserved already (preloaded, or partitions run). */
+int scheduler_preload(struct scheduler *scheduler, const char *circuit_id, uint64_t bytes,
+                      bool *ret_already);
+/* Drops a preload: *ret_freed_bytes what went back to the budget (0 while partitions of the
+ * circuit still run). -ENOENT when it was not preloaded. */
+int scheduler_evict(struct scheduler *scheduler, const char *circuit_id, uint64_t *ret_freed_bytes);
