@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cuzkd's configuration: /etc/cuzk/cuzkd.conf, then the drop-ins
- * /etc/cuzk/cuzkd.conf.d/*.conf in lexical order (later ones win), INI as
+ * /etc/cuzk/cuzkd.conf.d/ *.conf in lexical order (later ones win), INI as
  * inih parses it. Every key has a default (config_init()); cuzkd.conf(5)
  * documents each one. A key or value that is not understood is refused
  * with file:line and what was expected.

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cuzkd.conf: a table of keys (section, name, parser, field) and inih's
+ * parser driven through our own line reader, so that every message can name
+ * the file and line (Debian's inih is built without INI_HANDLER_LINENO).
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+
+/* A parser stores into field (whose size it knows) or returns -EINVAL (not
+ * of the expected form) or -ERANGE (of the form, out of range). */
+typedef int (*config_parse_fn)(const char *value, void *field);
+
+struct config_key {
+        const char *section;
+        const char *name;
+        config_parse_fn parse;
+        size_t offset, size;
+        const char *what;     /* "'value' is not <what>" */
+        const char *expected; /* ", expected <expected>" */
+};
+
+static int parse_unsigned_range(const char *value, uint64_t min, uint64_t max, int base,
+                                uint64_t *ret) {
+        unsigned long long v;
+        char *end;
+
+        assert(value);
+        assert(ret);
+
+        /* strtoull() accepts leading blanks and a sign: refuse both. */
+        if (value[0] < '0' || value[0] > '9')
+                return -EINVAL;
+        errno = 0;
+        v = strtoull(value, &end, base);
+        if (*end)
+                return -EINVAL;
+        if (errno == ERANGE || v < min || v > max)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}
+
+int config_parse_size(const char *value, bool allow_auto, uint64_t *ret) {
+        static const char suffixes[] = "KMGT";
+        unsigned long long v;
+        const char *suffix;
+        char *end;
+
+        assert(value);
+        assert(ret);
+
+        if (allow_auto && !strcmp(value, "auto")) {
+                *ret = 0;
+                return 0;
+        }
+        if (value[0] < '0' || value[0] > '9')
+                return -EINVAL;
+        errno = 0;
+        v = strtoull(value, &end, 10);
+        if (errno == ERANGE)
+                return -ERANGE;
+        if (!*end) {
+                *ret = v;
+                return 0;
+        }
+        /* One suffix, optionally followed by "iB" or "B": 64M, 64MiB, 64MB are all 2^26. */
+        suffix = strchr(suffixes, end[0]);
+        if (!suffix || !end[0])
+                return -EINVAL;
+        if (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+                return -EINVAL;
+        for (const char *s = suffixes; s <= suffix; s++) {
+                if (v > UINT64_MAX / 1024)
+                        return -ERANGE;
+                v *= 1024;
+        }
+        *ret = v;
+        return 0;
+}
+
+static int parse_size(const char *value, void *field) {
+        return config_parse_size(value, false, field);
+}
+
+static int parse_size_auto(const char *value, void *field) {
+        return config_parse_size(value, true, field);
+}
+
+/* What the API's gRPC framing can carry (a 32-bit length), and enough for
+ * a 32 GiB PoRep C1 envelope (~51 MB) at the bottom. */
+static int parse_message_size(const char *value, void *field) {
+        uint64_t v;
+        int r = config_parse_size(value, false, &v);
+
+        if (r < 0)
+                return r;
+        if (v < 1024 * 1024 || v > UINT32_MAX)
+                return -ERANGE;
+        *(uint64_t *)field = v;
+        return 0;
+}
+
+static int parse_path(const char *value, void *field, size_t size) {
+        if (value[0] != '/')
+                return -EINVAL;
+        if (strlen(value) >= size)
+                return -ERANGE;
+        strcpy(field, value);
+        return 0;
+}
+
+static int parse_socket_path(const char *value, void *field) {
+        /* bind() takes at most sizeof(sun_path) - 1 characters. */
+        return parse_path(value, field, sizeof(((struct sockaddr_un *)0)->sun_path));
+}
+
+static int parse_dir_path(const char *value, void *field) {
+        return parse_path(value, field, sizeof(((struct config *)0)->spool_dir));
+}
+
+static int parse_mode(const char *value, void *field) {
+        uint64_t v;
+        int r = parse_unsigned_range(value, 0, 07777, 8, &v);
+
+        if (r < 0)
+                return r;
+        *(unsigned *)field = (unsigned)v;
+        return 0;
+}
+
+/* A name from names[] (their index is the value), case-insensitive. */
+static int parse_name(const char *value, const char *const *names, size_t n_names, int *ret) {
+        for (size_t i = 0; i < n_names; i++)
+                if (names[i] && !strcasecmp(value, names[i])) {
+                        *ret = (int)i;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+static int parse_log_target(const char *value, void *field) {
+        static const char *const names[] = {
+                [CONFIG_LOG_AUTO] = "auto",
+                [CONFIG_LOG_JOURNAL] = "journal",
+                [CONFIG_LOG_STDERR] = "stderr",
+        };
+        int v, r = parse_name(value, names, ELEMENTSOF(names), &v);
+
+        if (r < 0)
+                return r;
+        *(enum config_log_target *)field = (enum config_log_target)v;
+        return 0;
+}
+
+static int parse_log_level(const char *value, void *field) {
+        /* syslog's names, as systemd's LogLevel= takes them, and their numbers. */
+        static const char *const names[] = {
+                [LOG_EMERG] = "emerg", [LOG_ALERT] = "alert",     [LOG_CRIT] = "crit",
+                [LOG_ERR] = "err",     [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
+                [LOG_INFO] = "info",   [LOG_DEBUG] = "debug",
+        };
+        uint64_t n;
+        int v;
+
+        if (parse_name(value, names, ELEMENTSOF(names), &v) < 0) {
+                if (parse_unsigned_range(value, LOG_EMERG, LOG_DEBUG, 10, &n) < 0)
+                        return -EINVAL;
+                v = (int)n;
+        }
+        *(int *)field = v;
+        return 0;
+}
+
+static int parse_enforcement(const char *value, void *field) {
+        static const char *const names[] = {
+                [CONFIG_ENFORCE_AUTO] = "auto",       [CONFIG_ENFORCE_CGROUP2] = "cgroup2",
+                [CONFIG_ENFORCE_CGROUP1] = "cgroup1", [CONFIG_ENFORCE_RLIMIT] = "rlimit",
+                [CONFIG_ENFORCE_NONE] = "none",
+        };
+        int v, r = parse_name(value, names, ELEMENTSOF(names), &v);
+
+        if (r < 0)
+                return r;
+        *(enum config_enforcement *)field = (enum config_enforcement)v;
+        return 0;
+}
+
+static int parse_tristate(const char *value, void *field) {
+        static const char *const yes[] = {"yes", "true", "on", "1"};
+        static const char *const no[] = {"no", "false", "off", "0"};
+        int v;
+
+        if (!strcasecmp(value, "auto"))
+                *(enum config_tristate *)field = CONFIG_AUTO;
+        else if (parse_name(value, yes, ELEMENTSOF(yes), &v) == 0)
+                *(enum config_tristate *)field = CONFIG_YES;
+        else if (parse_name(value, no, ELEMENTSOF(no), &v) == 0)
+                *(enum config_tristate *)field = CONFIG_NO;
+        else
+                return -EINVAL;
+        return 0;
+}
+
+static int parse_msec_into(const char *value, void *field, uint64_t min, uint64_t max) {
+        uint64_t v;
+        int r = parse_unsigned_range(value, min, max, 10, &v);
+
+        if (r < 0)
+                return r;
+        *(uint64_t *)field = v;
+        return 0;
+}
+
+/* The kernel's PSI trigger limits: 500 ms <= window <= 10 s, 0 < stall <= window. */
+static int parse_psi_window(const char *value, void *field) {
+        return parse_msec_into(value, field, 500, 10000);
+}
+
+static int parse_psi_stall(const char *value, void *field) {
+        return parse_msec_into(value, field, 1, 10000);
+}
+
+static int parse_resume(const char *value, void *field) {
+        return parse_msec_into(value, field, 0, 3600 * 1000);
+}
+
+static int parse_unsigned_into(const char *value, void *field, uint64_t min, uint64_t max) {
+        uint64_t v;
+        int r = parse_unsigned_range(value, min, max, 10, &v);
+
+        if (r < 0)
+                return r;
+        *(unsigned *)field = (unsigned)v;
+        return 0;
+}
+
+static int parse_max_workers(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 0, 4096);
+}
+
+static int parse_max_attempts(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 1, 100);
+}
+
+static int parse_threads(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 0, 65536);
+}
+
+#define SIZE_EXPECTED "a byte count with an optional K, M, G or T suffix (powers of 1024)"
+#define KEY(s, n, p, f, w, e)                                                              \
+        {                                                                                  \
+                .section = s, .name = n, .parse = p, .offset = offsetof(struct config, f), \
+                .size = sizeof(((struct config *)0)->f), .what = w, .expected = e,         \
+        }
+
+static const struct config_key config_keys[] = {
+        KEY("Daemon", "Socket", parse_socket_path, socket_path, "a socket path",
+            "an absolute path of at most 107 characters"),
+        KEY("Daemon", "SocketMode", parse_mode, socket_mode, "a file mode",
+            "an octal mode such as 0660"),
+        KEY("Daemon", "SpoolDirectory", parse_dir_path, spool_dir, "a directory",
+            "an absolute path of at most 255 characters"),
+        KEY("Daemon", "LogTarget", parse_log_target, log_target, "a log target",
+            "auto, journal or stderr"),
+        KEY("Daemon", "LogLevel", parse_log_level, log_level, "a log level",
+            "emerg, alert, crit, err, warning, notice, info, debug or 0..7"),
+        KEY("Daemon", "MaxMessageSize", parse_message_size, max_message_bytes, "a size",
+            SIZE_EXPECTED ", from 1M to 4294967295"),
+        KEY("Memory", "TotalBudget", parse_size_auto, total_budget_bytes, "a size",
+            SIZE_EXPECTED ", or auto"),
+        KEY("Memory", "SafetyMargin", parse_size, safety_margin_bytes, "a size", SIZE_EXPECTED),
+        KEY("Memory", "WorkerSlack", parse_size, worker_slack_bytes, "a size", SIZE_EXPECTED),
+        KEY("Memory", "Enforcement", parse_enforcement, enforcement, "an enforcement",
+            "auto, cgroup2, cgroup1, rlimit or none"),
+        KEY("Memory", "PressureStall", parse_psi_stall, pressure_stall_msec, "a duration",
+            "milliseconds from 1 to 10000"),
+        KEY("Memory", "PressureWindow", parse_psi_window, pressure_window_msec, "a duration",
+            "milliseconds from 500 to 10000"),
+        KEY("Memory", "PressureResume", parse_resume, pressure_resume_msec, "a duration",
+            "milliseconds from 0 to 3600000"),
+        KEY("Scheduler", "MaxWorkers", parse_max_workers, max_workers, "a worker count",
+            "0 (one per CPU) to 4096"),
+        KEY("Scheduler", "MaxAttempts", parse_max_attempts, max_attempts, "an attempt count",
+            "1 to 100"),
+        KEY("Prover", "Threads", parse_threads, prover_threads, "a thread count",
+            "0 (all CPUs) to 65536"),
+        KEY("Prover", "GPU", parse_tristate, gpu, "a GPU setting", "auto, yes or no"),
+};
+
+static const char *const config_sections[] = {"Daemon", "Memory", "Scheduler", "Prover"};
+
+void config_init(struct config *config) {
+        assert(config);
+
+        *config = (struct config){
+                .socket_path = "/run/cuzk/cuzk.sock",
+                .socket_mode = 0660,
+                .spool_dir = "/var/lib/cuzk/spool",
+                .log_target = CONFIG_LOG_AUTO,
+                .log_level = LOG_INFO,
+                .max_message_bytes = 128ull << 20,
+                .total_budget_bytes = 0,
+                .safety_margin_bytes = 1ull << 30,
+                .worker_slack_bytes = 64ull << 20,
+                .enforcement = CONFIG_ENFORCE_AUTO,
+                .pressure_stall_msec = 200,
+                .pressure_window_msec = 2000,
+                .pressure_resume_msec = 5000,
+                .max_workers = 0,
+                .max_attempts = 3,
+                .prover_threads = 0,
+                .gpu = CONFIG_AUTO,
+        };
+}
+
+/* The state of one file's parse. inih calls our reader once per line and the
+ * handler right after the line it belongs to, so `line` is the handler's. */
+struct config_parser {
+        struct config *config;
+        const char *path;
+        FILE *file;
+        unsigned line;
+        char raw[1024];       /* the current line as read (BOM dropped), for the checks */
+        int max_line;         /* inih's line buffer */
+        bool too_long;        /* the reader stopped at a line that does not fit */
+        bool section_unknown; /* the current section was refused (once, at its header) */
+        unsigned first_error; /* line of the first error we logged (0: none) */
+        int errors;
+};
+
+static void config_error(struct config_parser *p, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+static void config_error(struct config_parser *p, const char *fmt, ...) {
+        char message[512];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(message, sizeof(message), fmt, ap);
+        va_end(ap);
+        log_error("%s:%u: %s", p->path, p->line, message);
+        if (!p->first_error)
+                p->first_error = p->line;
+        p->errors++;
+}
+
+static bool config_section_known(const char *section) {
+        for (size_t i = 0; i < ELEMENTSOF(config_sections); i++)
+                if (!strcmp(config_sections[i], section))
+                        return true;
+        return false;
+}
+
+/* Checks a line's shape as inih will read it, so that every bad line is
+ * reported (inih returns only the first) and a section is judged at its
+ * header even when no key follows. */
+static void config_check_line(struct config_parser *p) {
+        const char *s = p->raw + strspn(p->raw, " \t\r\n");
+        const char *end;
+        char section[64];
+
+        if (!*s || *s == ';' || *s == '#')
+                return;
+        if (*s == '[') {
+                end = strchr(s, ']');
+                if (!end) {
+                        config_error(p, "syntax error: '[' without ']', expected [Section]");
+                        p->section_unknown = true;
+                        return;
+                }
+                snprintf(section, sizeof(section), "%.*s", (int)(end - s - 1), s + 1);
+                p->section_unknown = !config_section_known(section);
+                if (p->section_unknown)
+                        config_error(p,
+                                     "unknown section [%s], expected [Daemon], [Memory], "
+                                     "[Scheduler] or [Prover]",
+                                     section);
+                return;
+        }
+        if (!strpbrk(s, "=:"))
+                config_error(p, "syntax error: '%.*s' has no '=', expected Key=Value",
+                             (int)strcspn(s, "\r\n"), s);
+}
+
+static char *config_reader(char *str, int num, void *stream) {
+        struct config_parser *p = stream;
+        const char *line = p->raw;
+        size_t len;
+
+        assert(num > 2);
+
+        if (!fgets(p->raw, sizeof(p->raw), p->file))
+                return NULL;
+        p->line++;
+        p->max_line = num;
+        if (p->line == 1 && !strncmp(line, "\xEF\xBB\xBF", 3)) /* UTF-8 byte order mark */
+                memmove(p->raw, p->raw + 3, strlen(p->raw + 3) + 1);
+        len = strlen(line);
+        /* Longer than inih's buffer or ours (the last line may lack '\n'): end
+         * the parse here and say so, rather than let the rest of the line be
+         * read as a line of its own. */
+        if ((len == sizeof(p->raw) - 1 && p->raw[len - 1] != '\n') || len + 1 > (size_t)num) {
+                p->too_long = true;
+                return NULL;
+        }
+        config_check_line(p);
+        memcpy(str, p->raw, len + 1);
+        return str;
+}
+
+/* inih reads "  more" after a key as a continuation of that key's value and
+ * calls the handler with the same name again; systemd's syntax has no such
+ * thing and a stray indented line is a mistake: refuse it. A line of our
+ * own form has the name, then '=' or ':', at its start. */
+static bool raw_line_has_key(const char *raw, const char *name) {
+        size_t len = strlen(name);
+
+        raw += strspn(raw, " \t");
+        if (strncmp(raw, name, len))
+                return false;
+        raw += len;
+        raw += strspn(raw, " \t");
+        return *raw == '=' || *raw == ':';
+}
+
+static const struct config_key *config_key_find(const char *section, const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+                if (!strcmp(config_keys[i].section, section) && !strcmp(config_keys[i].name, name))
+                        return &config_keys[i];
+        return NULL;
+}
+
+static void config_unknown_key(struct config_parser *p, const char *section, const char *name) {
+        char known[256] = "";
+        size_t len = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
+                if (strcmp(config_keys[i].section, section))
+                        continue;
+                len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", len ? ", " : "",
+                                        config_keys[i].name);
+                assert(len < sizeof(known));
+        }
+        config_error(p, "unknown key %s in section [%s], expected one of %s", name, section, known);
+}
+
+static int config_handler(void *userdata, const char *section, const char *name,
+                          const char *value) {
+        struct config_parser *p = userdata;
+        const struct config_key *key;
+        struct config defaults;
+        int r;
+
+        if (!raw_line_has_key(p->raw, name)) {
+                config_error(p,
+                             "'%s' continues no key, expected Key=Value (indented lines "
+                             "are not continuation lines)",
+                             value);
+                return 0;
+        }
+        if (!section[0]) {
+                config_error(p,
+                             "key %s outside any section, expected it below [Daemon], "
+                             "[Memory], [Scheduler] or [Prover]",
+                             name);
+                return 0;
+        }
+        if (p->section_unknown)
+                return 0; /* said once, at the section's header */
+        key = config_key_find(section, name);
+        if (!key) {
+                config_unknown_key(p, section, name);
+                return 0;
+        }
+
+        /* An empty value restores the default, as in systemd's unit files. */
+        if (!value[0]) {
+                config_init(&defaults);
+                memcpy((uint8_t *)p->config + key->offset, (const uint8_t *)&defaults + key->offset,
+                       key->size);
+                return 1;
+        }
+        r = key->parse(value, (uint8_t *)p->config + key->offset);
+        if (r == -ERANGE) {
+                config_error(p, "key %s: '%s' is out of range, expected %s", name, value,
+                             key->expected);
+                return 0;
+        }
+        if (r < 0) {
+                config_error(p, "key %s: '%s' is not %s, expected %s", name, value, key->what,
+                             key->expected);
+                return 0;
+        }
+        return 1;
+}
+
+int config_load_file(struct config *config, const char *path) {
+        _cleanup_fclose_ FILE *file = NULL;
+        struct config_parser p = {.config = config, .path = path};
+        struct stat st;
+        int r;
+
+        assert(config);
+        assert(path);
+
+        file = fopen(path, "re");
+        if (!file) {
+                r = -errno;
+                if (r == -ENOENT)
+                        return log_debug_errno(r, "%s: not found, nothing to load", path);
+                return log_error_errno(r, "%s: cannot open: %m", path);
+        }
+        if (fstat(fileno(file), &st) < 0)
+                return log_error_errno(errno, "%s: cannot stat: %m", path);
+        if (S_ISDIR(st.st_mode))
+                return log_error_errno(EISDIR, "%s: is a directory, expected a config file", path);
+
+        p.file = file;
+        r = ini_parse_stream(config_reader, &p, config_handler, &p);
+        if (ferror(file))
+                return log_error_errno(EIO, "%s:%u: cannot read: %m", path, p.line + 1);
+        if (p.too_long) {
+                config_error(&p, "line too long, expected at most %d characters", p.max_line - 3);
+                return -EINVAL;
+        }
+        /* inih returns the first line with an error; one we did not log is its own. */
+        if (r > 0 && (unsigned)r != p.first_error &&
+            (!p.first_error || (unsigned)r < p.first_error))
+                log_error("%s:%d: syntax error, expected [Section], Key=Value or a comment", path,
+                          r);
+        else if (r < 0)
+                return log_error_errno(ENOMEM, "%s: out of memory while parsing", path);
+        if (r > 0 || p.errors > 0)
+                return -EINVAL;
+        log_debug("%s: loaded", path);
+        return 0;
+}
+
+static int drop_in_filter(const struct dirent *de) {
+        size_t len = strlen(de->d_name);
+
+        /* Hidden files are editors' and package managers' leftovers. */
+        return de->d_name[0] != '.' && len > 5 && !strcmp(de->d_name + len - 5, ".conf");
+}
+
+/* Plain byte order: "lexical" must not depend on the locale. */
+static int drop_in_compare(const struct dirent **a, const struct dirent **b) {
+        return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int config_load(struct config *config, const char *path) {
+        _cleanup_free_ char *dir = NULL;
+        struct dirent **entries = NULL;
+        int r, n, result = 0;
+
+        assert(config);
+        assert(path);
+
+        config_init(config);
+        r = config_load_file(config, path);
+        if (r < 0 && r != -ENOENT)
+                result = r;
+
+        if (asprintf(&dir, "%s.d", path) < 0)
+                return log_error_errno(ENOMEM, "%s.d: out of memory", path);
+        n = scandir(dir, &entries, drop_in_filter, drop_in_compare);
+        if (n < 0) {
+                r = -errno;
+                if (r != -ENOENT && r != -ENOTDIR) {
+                        log_error_errno(r, "%s: cannot read the drop-in directory: %m", dir);
+                        if (!result)
+                                result = r;
+                }
+                n = 0;
+        }
+        for (int i = 0; i < n; i++) {
+                _cleanup_free_ char *file = NULL;
+
+                if (asprintf(&file, "%s/%s", dir, entries[i]->d_name) < 0) {
+                        if (!result)
+                                result = log_error_errno(ENOMEM, "%s: out of memory", dir);
+                } else {
+                        /* Keep going after an error: every bad line is reported at once. */
+                        r = config_load_file(config, file);
+                        if (r < 0 && !result)
+                                result = r;
+                }
+                free(entries[i]);
+        }
+        free(entries);
+        if (result < 0)
+                return result;
+
+        if (config->pressure_stall_msec > config->pressure_window_msec)
+                return log_error_errno(
+                        EINVAL,
+                        "%s: PressureStall=%" PRIu64 " is longer than PressureWindow=%" PRIu64
+                        ", expected a stall of at most the window",
+                        path, config->pressure_stall_msec, config->pressure_window_msec);
+        return 0;
+}
