@@ -171,6 +171,7 @@ static __always_inline void interval_end(__u32 kind, __u64 pages_at_end) {
         bpf_map_delete_elem(&starts, &key);
 }
 
+// cppcheck-suppress unknownMacro ; cppcheck does not read bpf_helpers.h (SEC, BPF_PROG)
 SEC("raw_tp/mm_vmscan_direct_reclaim_begin")
 int BPF_PROG(direct_reclaim_begin) {
         interval_begin(MEMWATCH_RAW_DIRECT_RECLAIM, 0);

@@ -438,10 +438,12 @@ int main(void) {
 
 #define BPF_TEST(f) cmocka_unit_test_setup_teardown(f, bpf_case_setup, bpf_case_teardown)
         const struct CMUnitTest tests[] = {
+                /* First: the one line is logged once per process, and the child of this
+                 * case must be the first to call memwatch_new(). */
+                cmocka_unit_test(test_unprivileged_degrades),
                 BPF_TEST(test_cgroup_ids),
                 BPF_TEST(test_memcg_reclaim_names_the_cgroup),
                 BPF_TEST(test_oom_kill_names_the_victim),
-                cmocka_unit_test(test_unprivileged_degrades),
         };
         return cgt_run("bpf", tests, ELEMENTSOF(tests));
 }
