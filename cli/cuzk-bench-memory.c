@@ -90,6 +90,7 @@ void bench_memory_add_status(struct bench_memory *memory, const Cuzk__V1__GetSta
 
         memory->status_samples++;
         memory->budget_bytes = s->memory_budget_bytes;
+        memory->reserved_bytes = s->memory_reserved_bytes;
         if (s->memory_reserved_bytes > memory->max_reserved_bytes)
                 memory->max_reserved_bytes = s->memory_reserved_bytes;
 }
@@ -108,7 +109,7 @@ void bench_print_memory(FILE *f, const struct bench_memory *memory) {
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {
                 bench_format_bytes(reserved, sizeof(reserved), memory->max_reserved_bytes);
                 bench_format_bytes(budget, sizeof(budget), memory->budget_bytes);
-                fprintf(f, "reserved:      at most %s of a %s budget (%u samples)\n", reserved,
-                        budget, memory->status_samples);
+                fprintf(f, "reserved:      at most %s of a %s budget (%u sample%s)\n", reserved,
+                        budget, memory->status_samples, memory->status_samples == 1 ? "" : "s");
         }
 }

@@ -134,6 +134,7 @@ static int read_file(const char *option, const char *path, uint8_t **ret, size_t
                 return -ENOMEM;
         n = fread(data, 1, (size_t)st.st_size, f);
         if (n != (size_t)st.st_size)
+                // cppcheck-suppress memleak ; freed by _cleanup_
                 return log_error_errno(EIO, "--%s=%s: short read (%zu of %lld bytes)", option, path,
                                        n, (long long)st.st_size);
         data[n] = 0; /* the JSON parser reads it as a string */

@@ -70,7 +70,7 @@ static void clear_progress(struct batch *b) {
 }
 
 static void draw_progress(struct batch *b, const struct bench_memory *memory) {
-        char reserved[32];
+        char reserved[32], budget[32];
 
         if (!b->progress)
                 return;
@@ -78,8 +78,9 @@ static void draw_progress(struct batch *b, const struct bench_memory *memory) {
         fprintf(b->out, "[%u/%u] %u running, %u failed, %.1fs", b->finished, b->o->count,
                 b->running, b->failed, now_seconds() - b->start);
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {
-                bench_format_bytes(reserved, sizeof(reserved), memory->max_reserved_bytes);
-                fprintf(b->out, ", reserved at most %s", reserved);
+                bench_format_bytes(reserved, sizeof(reserved), memory->reserved_bytes);
+                bench_format_bytes(budget, sizeof(budget), memory->budget_bytes);
+                fprintf(b->out, ", %s of %s reserved", reserved, budget);
         }
         fflush(b->out);
 }

@@ -102,6 +102,7 @@ int bench_verifier_new(const struct bench_options *o, struct bench_verifier **re
 
                 r = zkey_load(o->zkey_path, &zk);
                 if (r < 0)
+                        // cppcheck-suppress memleak ; freed by _cleanup_
                         return r;
                 r = snarkjs_vk_from_zkey(zk, &v->snarkjs_vk);
                 if (r < 0)

@@ -88,6 +88,7 @@ int main(int argc, char **argv) {
         /* An unreachable daemon is one clear error, not COUNT failed jobs. */
         if (bench_connect(&o, &client) < 0) {
                 bench_request_done(&request);
+                // cppcheck-suppress memleak ; freed by _cleanup_
                 return BENCH_EXIT_FAILED;
         }
 
@@ -97,6 +98,7 @@ int main(int argc, char **argv) {
         if (r < 0) {
                 api_client_free(client);
                 bench_request_done(&request);
+                // cppcheck-suppress memleak ; freed by _cleanup_
                 return BENCH_EXIT_INTERNAL;
         }
         for (unsigned i = 0; i < o.count; i++)

@@ -126,7 +126,7 @@ struct bench_memory {
         bool peak_reported; /* GetMetrics carried BENCH_PEAK_MEMORY_METRIC */
         uint64_t peak_bytes;
         unsigned status_samples; /* GetStatus answers sampled during the batch */
-        uint64_t budget_bytes, max_reserved_bytes;
+        uint64_t budget_bytes, reserved_bytes, max_reserved_bytes; /* reserved: the latest */
 };
 
 /* The value of the first sample of metric `name` in Prometheus text

@@ -324,6 +324,18 @@ static void test_output_lines(void **state) {
                                   "reserved:      at most 1.0 GiB of a 8.0 GiB budget (5 "
                                   "samples)\n");
         free(text);
+        memory.peak_reported = false;
+        memory.status_samples = 1;
+        text = print_to_string(print_memory, &memory);
+        assert_string_equal(text,
+                            "peak memory:   not reported\n"
+                            "reserved:      at most 1.0 GiB of a 8.0 GiB budget (1 sample)\n");
+        free(text);
+        /* Without a budget (an older daemon) there is nothing to relate to. */
+        memory.budget_bytes = 0;
+        text = print_to_string(print_memory, &memory);
+        assert_string_equal(text, "peak memory:   not reported\n");
+        free(text);
 }
 
 static void test_metric_value(void **state) {
