@@ -58,3 +58,10 @@ int memwatch_counters(const memwatch_t *mw, uint64_t id, memwatch_counters_t *re
         (void)id;
         return -EOPNOTSUPP;
 }
+
+int memwatch_probe_runtime(const memwatch_t *mw, uint64_t *ret_runs, uint64_t *ret_ns) {
+        assert(mw);
+        assert(ret_runs);
+        assert(ret_ns);
+        return -EOPNOTSUPP;
+}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/memwatch-event.h"
@@ -361,5 +362,31 @@ int memwatch_counters(const memwatch_t *mw, uint64_t id, memwatch_counters_t *re
                 ret->duration_ns[k] = raw.duration_ns[k];
                 ret->pages[k] = raw.pages[k];
         }
+        return 0;
+}
+
+int memwatch_probe_runtime(const memwatch_t *mw, uint64_t *ret_runs, uint64_t *ret_ns) {
+        struct bpf_program *prog;
+        uint64_t runs = 0, ns = 0;
+
+        assert(mw);
+        assert(ret_runs);
+        assert(ret_ns);
+
+        bpf_object__for_each_program(prog, mw->skel->obj) {
+                struct bpf_prog_info info = {};
+                __u32 len = sizeof(info);
+                int fd = bpf_program__fd(prog);
+
+                if (fd < 0) /* not loaded: the kernel lacks its hook */
+                        continue;
+                if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+                        return log_error_errno(errno, "memwatch: reading statistics of %s: %m",
+                                               bpf_program__name(prog));
+                runs += info.run_cnt;
+                ns += info.run_time_ns;
+        }
+        *ret_runs = runs;
+        *ret_ns = ns;
         return 0;
 }

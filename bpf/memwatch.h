@@ -99,6 +99,12 @@ int memwatch_consume(memwatch_t *mw);
 /* -ENOENT when the cgroup is not watched. */
 int memwatch_counters(const memwatch_t *mw, uint64_t id, memwatch_counters_t *ret);
 
+/* How often the loaded probes ran and their total run time, summed over the programs, as
+ * the kernel counts them while BPF run-time statistics are enabled (sysctl
+ * kernel.bpf_stats_enabled, or an fd from libbpf's bpf_enable_stats()); zeros otherwise.
+ * For measuring the probes' own cost. */
+int memwatch_probe_runtime(const memwatch_t *mw, uint64_t *ret_runs, uint64_t *ret_ns);
+
 /* "direct_reclaim", "memcg_reclaim", "high_throttle", "oom_kill" (metric labels). */
 const char *memwatch_kind_name(memwatch_kind_t kind);
 
