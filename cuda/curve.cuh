@@ -12,6 +12,7 @@
 #pragma once
 
 #include "field.cuh"
+#include "fp2.cuh"
 
 namespace cuzk {
 
@@ -163,5 +164,25 @@ using g1_xyzz_dev = xyzz_point<fp_dev>;
 
 static_assert(sizeof(g1_affine_dev) == 96, "g1_affine_dev must match g1_affine_t");
 static_assert(sizeof(g1_xyzz_dev) == 192, "g1_xyzz_dev must match g1_xyzz_t");
+
+using g2_affine_dev = affine_point<fp2_dev>;
+using g2_xyzz_dev = xyzz_point<fp2_dev>;
+
+static_assert(sizeof(g2_affine_dev) == 192, "g2_affine_dev must match g2_affine_t");
+static_assert(sizeof(g2_xyzz_dev) == 384, "g2_xyzz_dev must match g2_xyzz_t");
+
+/* What the MSM steps need to know of a group: its point types and how many
+ * threads per block its curve arithmetic leaves registers for. */
+struct g1_curve {
+        using affine = g1_affine_dev;
+        using xyzz = g1_xyzz_dev;
+        static constexpr unsigned curve_block_threads = 128;
+};
+
+struct g2_curve {
+        using affine = g2_affine_dev;
+        using xyzz = g2_xyzz_dev;
+        static constexpr unsigned curve_block_threads = 64;
+};
 
 } // namespace cuzk

@@ -379,36 +379,85 @@ struct emu_msm_backend {
         }
 };
 
-static int emu_msm(g1_jac_t *r, const msm_config &cfg, const g1_affine_t *points,
+/* The host side of each group, for the generic MSM cases below. */
+struct g1_emu {
+        using curve = g1_curve;
+        using affine = g1_affine_t;
+        using jac = g1_jac_t;
+        using xyzz = g1_xyzz_t;
+        static constexpr const char *name = "g1";
+        static void random(affine *r) {
+                random_g1(r);
+        }
+        static void set_infinity(affine *r) {
+                g1_affine_set_infinity(r);
+        }
+        static int cpu_msm(jac *r, const affine *p, const fr_t *s, size_t n) {
+                return g1_msm_fr(r, p, s, n, 1);
+        }
+        static void to_affine(affine *r, const jac *p) {
+                g1_jac_to_affine(r, p);
+        }
+};
+
+struct g2_emu {
+        using curve = g2_curve;
+        using affine = g2_affine_t;
+        using jac = g2_jac_t;
+        using xyzz = g2_xyzz_t;
+        static constexpr const char *name = "g2";
+        static void random(affine *r) {
+                fr_t k;
+                g2_jac_t p;
+                random_fr(&k);
+                g2_jac_from_affine(&p, &G2_GENERATOR);
+                g2_jac_mul_fr(&p, &p, &k);
+                g2_jac_to_affine(r, &p);
+        }
+        static void set_infinity(affine *r) {
+                g2_affine_set_infinity(r);
+        }
+        static int cpu_msm(jac *r, const affine *p, const fr_t *s, size_t n) {
+                return g2_msm_fr(r, p, s, n, 1);
+        }
+        static void to_affine(affine *r, const jac *p) {
+                g2_jac_to_affine(r, p);
+        }
+};
+
+template <class G>
+static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::affine *points,
                    const fr_t *scalars) {
+        using xyzz_dev = typename G::curve::xyzz;
+        using affine_dev = typename G::curve::affine;
         const msm_sizes z = msm_make_sizes(cfg);
         std::vector<fr_dev> sc(cfg.total), canonical(cfg.n);
-        std::vector<g1_affine_dev> pts(cfg.total);
+        std::vector<affine_dev> pts(cfg.total);
         std::vector<uint32_t> k0(z.keys), k1(z.keys), v0(z.keys), v1(z.keys);
         std::vector<uint32_t> start(z.per_bucket), end(z.per_bucket), sc_(z.per_bucket),
                 sf(z.per_bucket);
-        std::vector<g1_xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
+        std::vector<xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
                 weighted(z.chunks), windows(cfg.windows);
         memcpy(sc.data(), scalars, cfg.total * sizeof(fr_t));
-        memcpy(pts.data(), points, cfg.total * sizeof(g1_affine_t));
-        msm_buffers buf = {canonical.data(), k0.data(),       k1.data(),     v0.data(),
-                           v1.data(),        start.data(),    end.data(),    sc_.data(),
-                           sf.data(),        p0.data(),       p1.data(),     buckets.data(),
-                           sums.data(),      weighted.data(), windows.data()};
+        memcpy(pts.data(), points, cfg.total * sizeof(typename G::affine));
+        msm_buffers<typename G::curve> buf = {
+                canonical.data(), k0.data(),      k1.data(),   v0.data(),       v1.data(),
+                start.data(),     end.data(),     sc_.data(),  sf.data(),       p0.data(),
+                p1.data(),        buckets.data(), sums.data(), weighted.data(), windows.data()};
         emu_msm_backend be;
-        int rc = msm_run(be, cfg, buf, sc.data(), pts.data());
+        int rc = msm_run<typename G::curve>(be, cfg, buf, sc.data(), pts.data());
         if (rc < 0)
                 return rc;
-        std::vector<g1_xyzz_t> host(cfg.windows);
-        memcpy(host.data(), windows.data(), cfg.windows * sizeof(g1_xyzz_t));
+        std::vector<typename G::xyzz> host(cfg.windows);
+        memcpy(host.data(), windows.data(), cfg.windows * sizeof(typename G::xyzz));
         msm_combine_windows(r, cfg, host.data());
         return 0;
 }
 
-static bool jac_same_affine(const g1_jac_t *a, const g1_jac_t *b) {
-        g1_affine_t x, y;
-        g1_jac_to_affine(&x, a);
-        g1_jac_to_affine(&y, b);
+template <class G> static bool jac_same_affine(const typename G::jac *a, const typename G::jac *b) {
+        typename G::affine x, y;
+        G::to_affine(&x, a);
+        G::to_affine(&y, b);
         return memcmp(&x, &y, sizeof(x)) == 0;
 }
 
@@ -440,19 +489,20 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
         }
 }
 
+template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
                           uint32_t c, uint32_t seg_first, uint32_t seg_next, uint32_t group,
                           bool duplicates) {
-        std::vector<g1_affine_t> points(n);
+        std::vector<typename G::affine> points(n);
         std::vector<fr_t> scalars(n);
         for (size_t i = 0; i < n; i++) {
                 if (duplicates && i % 3 == 2)
                         points[i] = points[i / 3];
                 else
-                        random_g1(&points[i]);
+                        G::random(&points[i]);
         }
         if (n > 4)
-                g1_affine_set_infinity(&points[n / 2]);
+                G::set_infinity(&points[n / 2]);
         make_scalars(scalars.data(), n, shape);
 
         msm_config cfg = msm_make_config(n, batches);
@@ -463,34 +513,34 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
                 cfg.group = group;
                 msm_config_refresh(&cfg);
         }
-        g1_jac_t expect, got;
-        int rc = g1_msm_fr(&expect, points.data(), scalars.data(), n, 1);
-        int rc2 = emu_msm(&got, cfg, points.data(), scalars.data());
+        typename G::jac expect, got;
+        int rc = G::cpu_msm(&expect, points.data(), scalars.data(), n);
+        int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u", name, n,
-                 cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next,
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u", G::name,
+                 name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next,
                  cfg.levels);
-        report(rc == 0 && rc2 == 0 && jac_same_affine(&expect, &got), what);
+        report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
-static void test_msm(void) {
-        test_msm_case("random", 1, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
-        test_msm_case("random", 300, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
-        test_msm_case("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
-        test_msm_case("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
-        test_msm_case("small", 500, SCALARS_SMALL, 1, 0, 0, 0, 0, true);
-        test_msm_case("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
+template <class G> static void test_msm(void) {
+        test_msm_case<G>("random", 1, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("random", 300, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
+        test_msm_case<G>("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("small", 500, SCALARS_SMALL, 1, 0, 0, 0, 0, true);
+        test_msm_case<G>("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
         /* Many levels and small groups. */
-        test_msm_case("random", 200, SCALARS_RANDOM, 1, 4, 2, 2, 3, false);
-        test_msm_case("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
-        test_msm_case("small", 333, SCALARS_SMALL, 1, 3, 2, 3, 100, false);
-        test_msm_case("random", 128, SCALARS_RANDOM, 1, 16, 8, 16, 16, false);
+        test_msm_case<G>("random", 200, SCALARS_RANDOM, 1, 4, 2, 2, 3, false);
+        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
+        test_msm_case<G>("small", 333, SCALARS_SMALL, 1, 3, 2, 3, 100, false);
+        test_msm_case<G>("random", 128, SCALARS_RANDOM, 1, 16, 8, 16, 16, false);
         /* Batches whose buckets add up, the last one shorter; more batches
          * than points. */
-        test_msm_case("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
-        test_msm_case("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
-        test_msm_case("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
+        test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
+        test_msm_case<G>("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
 }
 
 int main(void) {
@@ -500,7 +550,8 @@ int main(void) {
         test_ntt(13, NTT_PASS_MAX_K);
         test_ntt(12, 3);
         test_curve();
-        test_msm();
+        test_msm<g1_emu>();
+        test_msm<g2_emu>();
         printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
         return failures ? 1 : 0;
 }

@@ -34,6 +34,7 @@ extern "C" {
 #include "zk/fp.h"
 #include "zk/fr.h"
 #include "zk/g1.h"
+#include "zk/g2.h"
 #include "zk/ntt.h"
 
 typedef struct gpu_context gpu_context_t;
@@ -106,6 +107,16 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
                   size_t n);
 int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
                          const fr_t *d_scalars, size_t n);
+
+/* Points from host memory (pinned: the SRS), scalars already on the device
+ * (H's, computed there). */
+int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
+                              const fr_t *d_scalars, size_t n);
+
+/* The same over G2 (the b_g2 MSM when the GPU is where it finishes first),
+ * host to host. */
+int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
+                  size_t n);
 
 /* Host-to-host MSMs copy their input in batches of this many points (0:
  * the default, 2^23) and work on each batch as soon as it has arrived. At

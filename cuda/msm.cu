@@ -75,8 +75,9 @@ static int scratch(gpu_context_t *ctx, enum gpu_slot slot, uint64_t count, T **r
         return 0;
 }
 
+template <class Curve>
 static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_sizes &z,
-                           msm_buffers *b) {
+                           msm_buffers<Curve> *b) {
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_CANONICAL, cfg.n, &b->canonical));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_KEYS, z.keys, &b->keys));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_KEYS_ALT, z.keys, &b->keys_alt));
@@ -109,15 +110,35 @@ void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points) {
         ctx->msm_batch_points = points;
 }
 
+/* The host-side types of each group. */
+template <class Curve> struct curve_host;
+template <> struct curve_host<g1_curve> {
+        using affine = g1_affine_t;
+        using jac = g1_jac_t;
+        using xyzz = g1_xyzz_t;
+};
+template <> struct curve_host<g2_curve> {
+        using affine = g2_affine_t;
+        using jac = g2_jac_t;
+        using xyzz = g2_xyzz_t;
+};
+
 /*
  * The MSM over device memory. With host_points/host_scalars set, the batches
  * are first queued as copies from there on the copy stream, each signalling
- * its event, and the kernels of batch k wait for copy k only.
+ * its event, and the kernels of batch k wait for copy k only. host_scalars
+ * may be NULL with host_points set: the scalars are already on the device.
  */
-static int msm_device(gpu_context_t *ctx, g1_jac_t *r, g1_affine_t *d_points, fr_t *d_scalars,
-                      size_t n, uint32_t batches, const g1_affine_t *host_points,
+template <class Curve>
+static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
+                      typename curve_host<Curve>::affine *d_points, fr_t *d_scalars, size_t n,
+                      uint32_t batches, const typename curve_host<Curve>::affine *host_points,
                       const fr_t *host_scalars) {
-        msm_buffers buf;
+        using host_affine = typename curve_host<Curve>::affine;
+        using host_xyzz = typename curve_host<Curve>::xyzz;
+        static_assert(sizeof(host_affine) == sizeof(typename Curve::affine), "layouts differ");
+        static_assert(sizeof(host_xyzz) == sizeof(typename Curve::xyzz), "layouts differ");
+        msm_buffers<Curve> buf;
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
@@ -137,25 +158,26 @@ static int msm_device(gpu_context_t *ctx, g1_jac_t *r, g1_affine_t *d_points, fr
                         if (b0 >= n)
                                 break;
                         const size_t count = n - b0 < cfg.n ? n - b0 : cfg.n;
-                        GPU_TRY(ctx, cudaMemcpyAsync(d_scalars + b0, host_scalars + b0,
-                                                     count * sizeof(fr_t), cudaMemcpyHostToDevice,
-                                                     ctx->copy_stream));
+                        if (host_scalars)
+                                GPU_TRY(ctx,
+                                        cudaMemcpyAsync(d_scalars + b0, host_scalars + b0,
+                                                        count * sizeof(fr_t),
+                                                        cudaMemcpyHostToDevice, ctx->copy_stream));
                         GPU_TRY(ctx, cudaMemcpyAsync(d_points + b0, host_points + b0,
-                                                     count * sizeof(g1_affine_t),
+                                                     count * sizeof(host_affine),
                                                      cudaMemcpyHostToDevice, ctx->copy_stream));
                         GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[k], ctx->copy_stream));
                 }
         }
 
         device_msm_backend be = {ctx, temp, temp_bytes, copies};
-        GPU_TRY_R(msm_run(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
-                          reinterpret_cast<const g1_affine_dev *>(d_points)));
+        GPU_TRY_R(msm_run<Curve>(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
+                                 reinterpret_cast<const typename Curve::affine *>(d_points)));
 
-        g1_xyzz_t window_sums[256 / 4 + 1];
-        static_assert(sizeof(g1_xyzz_t) == sizeof(g1_xyzz_dev), "layouts differ");
+        host_xyzz window_sums[256 / 4 + 1];
         if (cfg.windows > sizeof(window_sums) / sizeof(window_sums[0]))
                 return -EINVAL;
-        GPU_TRY(ctx, cudaMemcpyAsync(window_sums, buf.window_sums, cfg.windows * sizeof(g1_xyzz_t),
+        GPU_TRY(ctx, cudaMemcpyAsync(window_sums, buf.window_sums, cfg.windows * sizeof(host_xyzz),
                                      cudaMemcpyDeviceToHost, ctx->stream));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
         msm_combine_windows(r, cfg, window_sums);
@@ -175,15 +197,30 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
                 return 0;
         }
         GPU_TRY_R(gpu_enter(ctx));
-        return msm_device(ctx, r, const_cast<g1_affine_t *>(d_points),
-                          const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr);
+        return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr);
+}
+
+/* Points streamed from the host; scalars from the host (d_scalars NULL) or
+ * already on the device. */
+template <class Curve>
+static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
+                           const typename curve_host<Curve>::affine *points, const fr_t *scalars,
+                           const fr_t *d_scalars, size_t n) {
+        typename curve_host<Curve>::affine *d_points = nullptr;
+        fr_t *d_copy = nullptr;
+
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_POINTS, n, &d_points));
+        if (!d_scalars)
+                GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_copy));
+        return msm_device<Curve>(ctx, r, d_points,
+                                 d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
+                                 host_batches(ctx, n), points, d_scalars ? nullptr : scalars);
 }
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
                   size_t n) {
-        g1_affine_t *d_points = nullptr;
-        fr_t *d_scalars = nullptr;
-
         assert(ctx);
         assert(r);
         assert(n == 0 || (points && scalars));
@@ -194,8 +231,35 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
                 g1_jac_set_infinity(r);
                 return 0;
         }
-        GPU_TRY_R(gpu_enter(ctx));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_POINTS, n, &d_points));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_scalars));
-        return msm_device(ctx, r, d_points, d_scalars, n, host_batches(ctx, n), points, scalars);
+        return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n);
+}
+
+int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
+                              const fr_t *d_scalars, size_t n) {
+        assert(ctx);
+        assert(r);
+        assert(n == 0 || (points && d_scalars));
+
+        if (n > MSM_MAX_POINTS)
+                return -EINVAL;
+        if (n == 0) {
+                g1_jac_set_infinity(r);
+                return 0;
+        }
+        return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n);
+}
+
+int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
+                  size_t n) {
+        assert(ctx);
+        assert(r);
+        assert(n == 0 || (points && scalars));
+
+        if (n > MSM_MAX_POINTS)
+                return -EINVAL;
+        if (n == 0) {
+                g2_jac_set_infinity(r);
+                return 0;
+        }
+        return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n);
 }

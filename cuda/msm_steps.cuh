@@ -31,6 +31,7 @@
 
 extern "C" {
 #include "zk/g1.h"
+#include "zk/g2.h"
 }
 
 namespace cuzk {
@@ -223,15 +224,16 @@ CUZK_HD uint32_t msm_segment_bucket(const uint32_t *seg_first, const uint32_t *s
 
 /* One segment of a level: the sum of at most seg consecutive items of one
  * bucket. Level 0 items are signed point indices, later ones partial sums. */
-struct msm_step_accumulate {
-        static constexpr unsigned block_threads =
-                128; /* curve arithmetic: registers bound the block */
+template <class Curve> struct msm_step_accumulate {
+        using affine_dev = typename Curve::affine;
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
         const uint32_t *first, *count, *seg_first, *seg_count;
         uint32_t nb, seg;
-        const uint32_t *point_refs;     /* level 0 */
-        const g1_affine_dev *points;    /* level 0 */
-        const g1_xyzz_dev *partials_in; /* later levels */
-        g1_xyzz_dev *partials_out;
+        const uint32_t *point_refs;  /* level 0 */
+        const affine_dev *points;    /* level 0 */
+        const xyzz_dev *partials_in; /* later levels */
+        xyzz_dev *partials_out;
 
         CUZK_HD void operator()(uint64_t s) const {
                 const uint32_t b = msm_segment_bucket(seg_first, seg_count, nb, s);
@@ -242,7 +244,7 @@ struct msm_step_accumulate {
                 const uint64_t end = begin + seg < bucket_end ? begin + seg : bucket_end;
                 if (point_refs) {
                         /* the hot loop: mixed additions inlined, acc in registers */
-                        g1_xyzz_dev acc = g1_xyzz_dev::infinity();
+                        xyzz_dev acc = xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++) {
                                 const uint32_t ref = point_refs[i];
                                 acc.add_affine(load_wide(&points[ref & ~MSM_NEGATE_BIT]),
@@ -250,7 +252,7 @@ struct msm_step_accumulate {
                         }
                         store_wide(&partials_out[s], acc);
                 } else {
-                        g1_xyzz_dev acc = g1_xyzz_dev::infinity();
+                        xyzz_dev acc = xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++)
                                 xyzz_add(acc, load_wide(&partials_in[i]));
                         store_wide(&partials_out[s], acc);
@@ -260,19 +262,20 @@ struct msm_step_accumulate {
 
 /* After the last level every bucket has at most one item: it becomes the
  * bucket's sum, or is added to it (the batches after the first). */
-struct msm_step_gather {
-        static constexpr unsigned block_threads = 128; /* curve arithmetic when adding */
+template <class Curve> struct msm_step_gather {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads; /* adds */
         const uint32_t *first, *count;
-        const g1_xyzz_dev *items;
-        g1_xyzz_dev *buckets; /* this group's first bucket */
+        const xyzz_dev *items;
+        xyzz_dev *buckets; /* this group's first bucket */
         bool add;
 
         CUZK_HD void operator()(uint64_t b) const {
                 if (!add) {
-                        store_wide(&buckets[b], count[b] ? load_wide(&items[first[b]])
-                                                         : g1_xyzz_dev::infinity());
+                        store_wide(&buckets[b],
+                                   count[b] ? load_wide(&items[first[b]]) : xyzz_dev::infinity());
                 } else if (count[b]) {
-                        g1_xyzz_dev sum = load_wide(&buckets[b]);
+                        xyzz_dev sum = load_wide(&buckets[b]);
                         xyzz_add(sum, load_wide(&items[first[b]]));
                         store_wide(&buckets[b], sum);
                 }
@@ -284,18 +287,18 @@ struct msm_step_gather {
  * [jC, (j+1)C); running sums from the top give its plain sum A_j and
  * V_j = sum (b - jC + 1) S_b. Item i is chunk i % P of window i / P.
  */
-struct msm_step_chunks {
-        static constexpr unsigned block_threads =
-                128; /* curve arithmetic: registers bound the block */
-        const g1_xyzz_dev *buckets;
+template <class Curve> struct msm_step_chunks {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
+        const xyzz_dev *buckets;
         uint32_t buckets_per_window, log_chunk;
-        g1_xyzz_dev *sums, *weighted;
+        xyzz_dev *sums, *weighted;
 
         CUZK_HD void operator()(uint64_t i) const {
                 const uint32_t chunks = buckets_per_window >> log_chunk;
                 const uint64_t w = i / chunks, j = i % chunks;
-                const g1_xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
-                g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
+                const xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
+                xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
                 for (uint32_t b = 1u << log_chunk; b-- > 0;) {
                         xyzz_add(running, load_wide(&base[b]));
                         xyzz_add(total, running);
@@ -310,16 +313,16 @@ struct msm_step_chunks {
  *   = sum_j V_j + C sum_j j A_j,
  * the second sum again by running sums, times C by doublings.
  */
-struct msm_step_window {
-        static constexpr unsigned block_threads =
-                128; /* curve arithmetic: registers bound the block */
-        const g1_xyzz_dev *sums, *weighted;
+template <class Curve> struct msm_step_window {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
+        const xyzz_dev *sums, *weighted;
         uint32_t chunks, log_chunk;
-        g1_xyzz_dev *window_sums;
+        xyzz_dev *window_sums;
 
         CUZK_HD void operator()(uint64_t w) const {
-                const g1_xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
-                g1_xyzz_dev running = g1_xyzz_dev::infinity(), total = g1_xyzz_dev::infinity();
+                const xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
+                xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
                 for (uint32_t j = chunks; j-- > 1;) {
                         xyzz_add(running, load_wide(&a[j]));
                         xyzz_add(total, running);
@@ -359,12 +362,13 @@ inline msm_sizes msm_make_sizes(const msm_config &cfg) {
 }
 
 /* Buffers the backend provides, sized by msm_make_sizes. */
-struct msm_buffers {
+template <class Curve> struct msm_buffers {
+        using xyzz_dev = typename Curve::xyzz;
         fr_dev *canonical;
         uint32_t *keys, *keys_alt, *vals, *vals_alt;
         uint32_t *start, *end, *seg_count, *seg_first;
-        g1_xyzz_dev *partials, *partials_alt;
-        g1_xyzz_dev *buckets, *sums, *weighted, *window_sums;
+        xyzz_dev *partials, *partials_alt;
+        xyzz_dev *buckets, *sums, *weighted, *window_sums;
 };
 
 #define MSM_TRY(expr)              \
@@ -378,9 +382,11 @@ struct msm_buffers {
  * The bucket sums of one batch of n points, stored into buf.buckets (the
  * first batch) or added to them.
  */
-template <class Backend>
-int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr_dev *scalars,
-                  const g1_affine_dev *points, uint64_t n, bool add_to_buckets) {
+template <class Curve, class Backend>
+int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
+                  const fr_dev *scalars, const typename Curve::affine *points, uint64_t n,
+                  bool add_to_buckets) {
+        using xyzz_dev = typename Curve::xyzz;
         const unsigned sort_bits = msm_sort_bits(cfg);
 
         MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, n));
@@ -401,7 +407,7 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr
                 /* Level state: bucket b's items are [first[b], first[b] + count[b]). */
                 uint32_t *first = buf.start, *count = buf.end;
                 uint32_t *seg_first = buf.seg_first, *seg_count = buf.seg_count;
-                g1_xyzz_dev *in = nullptr, *out = buf.partials;
+                xyzz_dev *in = nullptr, *out = buf.partials;
                 uint64_t items = total;
                 for (uint32_t level = 0; level < cfg.levels; level++) {
                         const uint32_t seg = level ? cfg.seg_next : cfg.seg_first;
@@ -409,16 +415,16 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr
 
                         MSM_TRY(be.launch(msm_step_segment_counts{count, seg, seg_count}, nb));
                         MSM_TRY(be.exclusive_scan(seg_count, seg_first, nb));
-                        msm_step_accumulate acc = {first,
-                                                   count,
-                                                   seg_first,
-                                                   seg_count,
-                                                   nb,
-                                                   seg,
-                                                   level ? nullptr : buf.vals,
-                                                   points,
-                                                   in,
-                                                   out};
+                        msm_step_accumulate<Curve> acc = {first,
+                                                          count,
+                                                          seg_first,
+                                                          seg_count,
+                                                          nb,
+                                                          seg,
+                                                          level ? nullptr : buf.vals,
+                                                          points,
+                                                          in,
+                                                          out};
                         MSM_TRY(be.launch(acc, segments));
 
                         /* The segments are the next level's items. */
@@ -431,9 +437,9 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr
                         out = out == buf.partials ? buf.partials_alt : buf.partials;
                         items = segments;
                 }
-                MSM_TRY(be.launch(msm_step_gather{first, count, in,
-                                                  buf.buckets + (uint64_t)w0 * cfg.buckets,
-                                                  add_to_buckets},
+                MSM_TRY(be.launch(msm_step_gather<Curve>{first, count, in,
+                                                         buf.buckets + (uint64_t)w0 * cfg.buckets,
+                                                         add_to_buckets},
                                   nb));
         }
         return 0;
@@ -452,9 +458,9 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers &buf, const fr
  *   int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count);
  * scalars (Montgomery) and points are in the backend's memory.
  */
-template <class Backend>
-int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *scalars,
-            const g1_affine_dev *points) {
+template <class Curve, class Backend>
+int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr_dev *scalars,
+            const typename Curve::affine *points) {
         for (uint32_t batch = 0; batch < cfg.batches; batch++) {
                 const uint64_t b0 = batch * cfg.n;
                 if (b0 >= cfg.total)
@@ -465,25 +471,30 @@ int msm_run(Backend &be, const msm_config &cfg, msm_buffers buf, const fr_dev *s
         }
 
         const uint32_t chunks = cfg.buckets >> cfg.log_chunk;
-        MSM_TRY(be.launch(
-                msm_step_chunks{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums, buf.weighted},
-                (uint64_t)cfg.windows * chunks));
-        MSM_TRY(be.launch(
-                msm_step_window{buf.sums, buf.weighted, chunks, cfg.log_chunk, buf.window_sums},
-                cfg.windows));
+        MSM_TRY(be.launch(msm_step_chunks<Curve>{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums,
+                                                 buf.weighted},
+                          (uint64_t)cfg.windows * chunks));
+        MSM_TRY(be.launch(msm_step_window<Curve>{buf.sums, buf.weighted, chunks, cfg.log_chunk,
+                                                 buf.window_sums},
+                          cfg.windows));
         return 0;
 }
 
 /* r = sum_w 2^(cw) window_sums[w] (host memory), by Horner's rule on the CPU. */
-inline void msm_combine_windows(g1_jac_t *r, const msm_config &cfg, const g1_xyzz_t *window_sums) {
-        g1_jac_set_infinity(r);
-        for (uint32_t w = cfg.windows; w-- > 0;) {
-                g1_jac_t term;
-                for (uint32_t i = 0; i < cfg.c && w + 1 < cfg.windows; i++)
-                        g1_jac_dbl(r, r);
-                g1_xyzz_to_jac(&term, &window_sums[w]);
-                g1_jac_add(r, r, &term);
+#define MSM_COMBINE_WINDOWS(G)                                                      \
+        inline void msm_combine_windows(G##_jac_t *r, const msm_config &cfg,        \
+                                        const G##_xyzz_t *window_sums) {            \
+                G##_jac_set_infinity(r);                                            \
+                for (uint32_t w = cfg.windows; w-- > 0;) {                          \
+                        G##_jac_t term;                                             \
+                        for (uint32_t i = 0; i < cfg.c && w + 1 < cfg.windows; i++) \
+                                G##_jac_dbl(r, r);                                  \
+                        G##_xyzz_to_jac(&term, &window_sums[w]);                    \
+                        G##_jac_add(r, r, &term);                                   \
+                }                                                                   \
         }
-}
+MSM_COMBINE_WINDOWS(g1)
+MSM_COMBINE_WINDOWS(g2)
+#undef MSM_COMBINE_WINDOWS
 
 } // namespace cuzk
