@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The daemon's main job: installs what is needed, builds cuzkd and cuzk-bench,
+# makes the bundled circom example (as the tests do), starts cuzkd in the
+# foreground on a temporary socket and spool, runs a batch of proofs through
+# it with `cuzk-bench batch --verify` (every proof checked against the key),
+# stops cuzkd and exits with cuzk-bench's status (0: every proof completed
+# and verified).
+# Usage: scripts/run-daemon-bench.sh [COUNT [CONCURRENCY [CIRCUIT]]]
+#   COUNT 20, CONCURRENCY 4, CIRCUIT bits (or pubinputs, edge, outputs).
+# Environment: CUZK_BUILD_DIR (default build), CUZKD_ARGS (more cuzkd flags,
+# e.g. "--budget 2G --max-workers 2"), CUZK_SKIP_DEPS=1 (no package step).
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+count=${1:-20}
+concurrency=${2:-4}
+circuit=${3:-bits}
+build=${CUZK_BUILD_DIR:-build}
+
+case "$count$concurrency" in
+*[!0-9]*)
+        echo "usage: $0 [COUNT [CONCURRENCY [CIRCUIT]]] (numbers)" >&2
+        exit 2
+        ;;
+esac
+
+scripts/ensure-deps.sh
+[ -f "$build/build.ninja" ] || meson setup "$build"
+ninja -C "$build" daemon/cuzkd cli/cuzk-bench
+
+fixtures=$build/example
+tests/fixtures/make-fixtures.sh "$fixtures" "$circuit"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-bench.XXXXXX")
+socket=$tmp/cuzk.sock
+log=$tmp/cuzkd.log
+cuzkd_pid=
+
+# Stops cuzkd (SIGTERM, then SIGKILL after 30 s) if it still runs.
+# shellcheck disable=SC2317 # called from the EXIT trap too
+stop_cuzkd() {
+        [ -n "$cuzkd_pid" ] || return 0
+        if kill -0 "$cuzkd_pid" 2>/dev/null; then
+                kill -TERM "$cuzkd_pid" 2>/dev/null || true
+                for _ in $(seq 300); do
+                        kill -0 "$cuzkd_pid" 2>/dev/null || break
+                        sleep 0.1
+                done
+                if kill -0 "$cuzkd_pid" 2>/dev/null; then
+                        echo "run-daemon-bench: cuzkd did not stop in 30 s: killing it" >&2
+                        kill -KILL "$cuzkd_pid" 2>/dev/null || true
+                fi
+        fi
+        wait "$cuzkd_pid" 2>/dev/null || true
+        cuzkd_pid=
+}
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() {
+        stop_cuzkd
+        rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The configuration keys of daemon/config.h: a socket and spool of our own,
+# everything else as cuzkd's defaults say.
+cat >"$tmp/cuzkd.conf" <<EOF
+[Daemon]
+Socket=$socket
+SpoolDirectory=$tmp/spool
+LogTarget=stderr
+EOF
+
+echo "run-daemon-bench: starting cuzkd on $socket (log: $log)"
+# shellcheck disable=SC2086 # CUZKD_ARGS is a list of flags
+"$build/daemon/cuzkd" --config "$tmp/cuzkd.conf" ${CUZKD_ARGS:-} >"$log" 2>&1 &
+cuzkd_pid=$!
+for _ in $(seq 300); do
+        [ -S "$socket" ] && break
+        if ! kill -0 "$cuzkd_pid" 2>/dev/null; then
+                echo "run-daemon-bench: cuzkd exited before it listened; its log:" >&2
+                cat "$log" >&2
+                exit 1
+        fi
+        sleep 0.1
+done
+if [ ! -S "$socket" ]; then
+        echo "run-daemon-bench: cuzkd did not listen on $socket within 30 s; its log:" >&2
+        cat "$log" >&2
+        exit 1
+fi
+
+status=0
+"$build/cli/cuzk-bench" --socket "$socket" batch --type snarkjs \
+        --zkey "$fixtures/$circuit.zkey" --wtns "$fixtures/$circuit.wtns" \
+        --count "$count" --concurrency "$concurrency" --verify || status=$?
+
+stop_cuzkd
+echo
+echo "run-daemon-bench: cuzkd's log, last lines:"
+tail -n 8 "$log" | sed 's/^/  /'
+if [ "$status" -ne 0 ]; then
+        echo "run-daemon-bench: cuzk-bench exited with status $status" >&2
+fi
+exit "$status"
