@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The executor's state, shared by executor.c (tasks, the public calls),
+ * executor-worker.c (worker cgroups and processes) and executor-prover.c
+ * (the prover process). Everything runs on the supervisor's sd-event loop.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cgroup/cg-domain.h"
+#include "daemon/executor.h"
+#include "daemon/ipc.h"
+
+enum task_state {
+        TASK_SYNTHESIZING, /* its worker runs */
+        TASK_WAITING,      /* synthesized; the prover is not up: the memfds wait here */
+        TASK_AT_PROVER,    /* relayed; the prover answers with IPC_RESULT */
+};
+
+struct worker_slot;
+
+struct task {
+        struct executor *executor;
+        struct executor_task spec;
+        struct worker_slot *slot; /* its worker cgroup, busy until the task is over */
+        enum task_state state;
+        bool canceled;
+        bool abc_released;
+        bool oom_killed;
+        struct ipc_synth_done synth;
+        int abc_fd, w_fd;          /* TASK_WAITING only */
+        bool worker_failed;        /* the worker sent IPC_FAILED */
+        struct ipc_failed failure; /* ... this one */
+        sd_event_source *defer;    /* executor_cancel() of a waiting task */
+        struct task *prev, *next;
+};
+
+/* A reused worker cgroup (synth/wN) and the worker process in it. */
+struct worker_slot {
+        struct executor *executor;
+        unsigned index;
+        int cg_fd; /* -EBADF under RLIMIT_DATA */
+        cg_events_watch_t watch;
+        bool watching;
+        sd_event_source *events_source;
+        cg_memory_events_t baseline; /* the counts when the task started */
+        struct task *task;
+        /* The process; pid 0 when none. The slot is free when it has neither. */
+        pid_t pid;
+        int pidfd;
+        int sock;
+        sd_event_source *exit_source, *io_source;
+        uint64_t peak_bytes;
+};
+
+struct executor {
+        sd_event *event;
+        struct executor_options options;
+        char *helper_path;
+        struct executor_callbacks callbacks;
+        void *userdata;
+
+        int synth_fd; /* synth/ below the domain; -EBADF under RLIMIT_DATA */
+        struct worker_slot *slots;
+        struct task *tasks;
+
+        int prover_cg_fd; /* prover-0; -EBADF under RLIMIT_DATA */
+        pid_t prover_pid;
+        int prover_pidfd;
+        int prover_sock;
+        sd_event_source *prover_exit_source, *prover_io_source, *prover_restart_source;
+        bool prover_ready;
+        unsigned prover_restarts;
+        unsigned prover_deaths_in_row; /* for the restart backoff */
+        uint64_t srs_bytes;
+        char backend[16];
+};
+
+/* executor.c */
+void executor_task_finish(struct task *task, struct executor_result *result);
+struct task *executor_task_find(struct executor *e, uint64_t task_id);
+void executor_result_init(struct executor_result *result, enum executor_failure failure, int error,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+uint64_t executor_now_usec(void);
+/* The task as the worker and the prover get it; -ENAMETOOLONG, -EINVAL. */
+int executor_task_ipc(const struct executor_task *spec, struct ipc_task *ret);
+
+/* executor-worker.c */
+int executor_slots_open(struct executor *e);
+void executor_slots_close(struct executor *e);
+bool executor_slot_busy(const struct worker_slot *slot);
+int executor_worker_start(struct executor *e, struct worker_slot *slot, struct task *task);
+void executor_worker_kill(struct worker_slot *slot);
+
+/* executor-prover.c */
+int executor_prover_start(struct executor *e);
+void executor_prover_stop(struct executor *e);
+/* Relays a synthesized task to the prover, or leaves it waiting until the prover is up. */
+void executor_prover_relay(struct executor *e, struct task *task);
+int executor_prover_cancel(struct executor *e, struct task *task);

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The cuzkd binary is also its own helper: the supervisor starts
+ *
+ *   cuzkd --worker FD                     one synthesis worker (worker.c)
+ *   cuzkd --prover FD THREADS GPU         the prover (prover.c)
+ *
+ * where FD is the inherited end of a SOCK_SEQPACKET socketpair (ipc.h),
+ * THREADS the prover's thread count (0: all) and GPU 1 to ask for the CUDA
+ * backend where one is built. main() calls these when argv[1] is --worker
+ * or --prover and returns what they return (the exit status).
+ *
+ * Test-only: CUZK_TEST_WORKER_FAULT in a worker's environment makes it
+ * misbehave after it has read its task, for the executor's fault tests:
+ *   alloc-unbounded  allocate and touch memory until the kernel stops it
+ *   hang             wait forever
+ *   crash            die of SIGSEGV
+ * and CUZK_TEST_PROVER_FAULT in the prover's environment (when it starts):
+ *   hang-tail        every task waits before its B_G2 tail until it is
+ *                    canceled (so a test can kill the prover mid-task)
+ * Never set them in production.
+ */
+#pragma once
+
+int worker_main(int argc, char **argv);
+int prover_main(int argc, char **argv);

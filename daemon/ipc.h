@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The messages between cuzkd's supervisor, its synthesis workers and its
+ * prover, over SOCK_SEQPACKET socketpairs (one message per packet, so no
+ * framing; file descriptors ride along with SCM_RIGHTS):
+ *
+ *   supervisor -> worker    IPC_TASK          what to synthesize
+ *   worker -> supervisor    IPC_SYNTH_DONE    + a/b/c memfd, witness memfd
+ *                           IPC_FAILED        the input could not be used
+ *   supervisor -> prover    IPC_PROVE         + a/b/c memfd, witness memfd
+ *                           IPC_CANCEL        drop a task
+ *   prover -> supervisor    IPC_PROVER_READY  once at start
+ *                           IPC_ABC_RELEASED  a/b/c unmapped and closed
+ *                           IPC_RESULT        + a memfd with the proof (success)
+ *
+ * The memfds are sealed (ipc_memfd_seal) before they are sent, so a
+ * receiver can trust their size for as long as it holds them. Every
+ * process on a socket is a program of this build, so the structs are sent
+ * as they are in memory; a packet of the wrong length for its type is
+ * refused.
+ */
+#pragma once
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ipc_type {
+        IPC_TASK = 1,
+        IPC_SYNTH_DONE,
+        IPC_FAILED,
+        IPC_PROVE,
+        IPC_CANCEL,
+        IPC_PROVER_READY,
+        IPC_ABC_RELEASED,
+        IPC_RESULT,
+};
+
+#define IPC_MESSAGE_TEXT 512
+
+/* A task as the worker and the prover see it (paths NUL-terminated). */
+struct ipc_task {
+        uint64_t task_id;
+        uint32_t kind; /* enum job_kind */
+        uint32_t partition;
+        char circuit_path[PATH_MAX]; /* .zkey (snarkjs) or PCE file */
+        char key_path[PATH_MAX];     /* .zkey (snarkjs) or bellperson .params */
+        char witness_path[PATH_MAX]; /* .wtns */
+};
+
+/* The worker's answer; fds: a/b/c (3 x 2^log_domain_size fr_t), witness (n_vars fr_t). */
+struct ipc_synth_done {
+        uint64_t task_id;
+        uint64_t n_vars;
+        uint32_t log_domain_size;
+        uint32_t reserved;
+        uint64_t synthesis_usec;
+};
+
+/* A failure with its text (enum executor_failure, negative errno). */
+struct ipc_failed {
+        uint64_t task_id;
+        uint32_t failure;
+        int32_t error;
+        char message[IPC_MESSAGE_TEXT];
+};
+
+/* Sent to the prover with the worker's two memfds. */
+struct ipc_prove {
+        struct ipc_task task;
+        struct ipc_synth_done synth;
+};
+
+struct ipc_task_id {
+        uint64_t task_id;
+};
+
+struct ipc_prover_ready {
+        char backend[16];
+};
+
+/* The prover's answer. On success one memfd holds, in order, proof_bytes of
+ * the 192-byte Filecoin proof (synthetic jobs) or proof_json_bytes and
+ * public_json_bytes of text (snarkjs jobs). */
+struct ipc_result {
+        struct ipc_failed status; /* failure EXECUTOR_OK on success */
+        uint64_t srs_load_usec, gpu_stage_usec, g2_tail_usec;
+        uint64_t srs_bytes; /* every key the prover holds */
+        uint64_t proof_bytes, proof_json_bytes, public_json_bytes;
+};
+
+struct ipc_message {
+        uint32_t type; /* enum ipc_type */
+        uint32_t reserved;
+        union {
+                struct ipc_task task;
+                struct ipc_synth_done synth_done;
+                struct ipc_failed failed;
+                struct ipc_prove prove;
+                struct ipc_task_id task_id;
+                struct ipc_prover_ready prover_ready;
+                struct ipc_result result;
+        };
+};
+
+#define IPC_MAX_FDS 2
+
+/* Sends one message of type with its payload and n_fds descriptors. -EAGAIN
+ * when the socket is non-blocking and full, -EPIPE when the peer is gone. */
+int ipc_send(int sock, enum ipc_type type, const void *payload, size_t payload_bytes,
+             const int *fds, size_t n_fds);
+
+/* Receives one message: 1 with *ret filled and the descriptors that came in
+ * fds (CLOEXEC, the caller owns them; the rest -EBADF), 0 at EOF, -EAGAIN
+ * when none is waiting, -EBADMSG for a packet of the wrong size or type or
+ * with more descriptors than its type carries. */
+int ipc_recv(int sock, struct ipc_message *ret, int fds[IPC_MAX_FDS], size_t *ret_n_fds);
+
+/* Descriptors that a message type carries (success results: 1). */
+size_t ipc_expected_fds(const struct ipc_message *message);
+
+/* A memfd of bytes, mapped shared read-write. */
+int ipc_memfd_new(const char *name, size_t bytes, int *ret_fd, void **ret_map);
+/* Seals the memfd: no shrinking, growing or writing from now on. */
+int ipc_memfd_seal(int fd);
+/* Checks that fd is a sealed memfd of exactly bytes (what a sender promised). */
+int ipc_memfd_check(int fd, size_t bytes, const char *what);
+
+/* snprintf into a fixed text field, never failing. */
+void ipc_set_text(char *buf, size_t size, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* The inherited socket's number from a helper's command line. */
+int ipc_parse_fd(const char *text, int *ret);

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The prover's proving engine, in the split shape every backend has:
+ *
+ *   prove_start    H from a, b, c (NTTs) and the G1 MSMs (H, A, B_G1, L);
+ *                  once it returns, a, b and c are no longer read, so the
+ *                  prover unmaps them at once (first release phase);
+ *   prove_finish   the B_G2 MSM (the tail, run on its own thread so that
+ *                  it overlaps the next partition's prove_start) and the
+ *                  assembly with fresh r, s.
+ *
+ * A backend is a table of operations; the CPU one (prover-backend-cpu.c)
+ * runs zk/groth16.h's stages, a CUDA one goes behind the same table. The
+ * inputs say nothing about where the work runs.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "zk/groth16.h"
+
+struct prover_inputs {
+        /* The proving key: its h_convention and log_domain_size decide the
+         * H computation. Borrowed until prove_finish returns. */
+        const struct groth16_pk *pk;
+        /* pk->n_vars witness values; borrowed until prove_finish returns. */
+        const fr_t *w;
+        /* The evaluations, 2^log_domain_size each: only read during
+         * prove_start, which may overwrite them (they are the caller's
+         * private copy). */
+        fr_t *a, *b, *c;
+        unsigned log_domain_size; /* == pk->log_domain_size */
+};
+
+struct prover_backend;
+/* What prove_start leaves for prove_finish. */
+struct prover_partial;
+
+struct prover_backend_ops {
+        const char *name; /* "cpu", "cuda" */
+        int (*prove_start)(struct prover_backend *backend, const struct prover_inputs *inputs,
+                           struct prover_partial **ret);
+        /* Consumes partial, whatever the outcome. */
+        int (*prove_finish)(struct prover_backend *backend, struct prover_partial *partial,
+                            struct groth16_proof *ret);
+        /* Drops a partial that will not be finished (a canceled task). */
+        void (*partial_free)(struct prover_partial *partial);
+        void (*free)(struct prover_backend *backend);
+};
+
+struct prover_backend {
+        const struct prover_backend_ops *ops;
+};
+
+/* The CPU backend; threads per stage, 0 for all. Returns 0 or -ENOMEM. */
+int prover_backend_cpu_new(unsigned threads, struct prover_backend **ret);
+
+/* The backend for a prover asked to use the GPU or not: CUDA where built
+ * and asked for, else the CPU (said once in the log). */
+int prover_backend_new(bool use_gpu, unsigned threads, struct prover_backend **ret);
+
+static inline void prover_backend_freep(struct prover_backend **backend) {
+        if (*backend)
+                (*backend)->ops->free(*backend);
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The prover's key cache (see prover-keys.h). */
+#include "prover-keys.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "formats/bellperson_params.h"
+#include "formats/zkey.h"
+
+struct key_entry {
+        char *path;
+        enum job_kind kind;
+        struct zkey *zkey;                /* JOB_GROTH16_SNARKJS */
+        struct bellperson_params *params; /* JOB_SYNTHETIC_PCE */
+        struct groth16_pk pk;
+        uint64_t bytes;
+        struct key_entry *next;
+};
+
+struct prover_keys {
+        struct key_entry *entries;
+        uint64_t bytes;
+        bool mlock_refused; /* said once */
+};
+
+static uint64_t now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+int prover_keys_new(struct prover_keys **ret) {
+        assert(ret);
+        *ret = calloc(1, sizeof(struct prover_keys));
+        return *ret ? 0 : -ENOMEM;
+}
+
+static void entry_free(struct key_entry *e) {
+        if (!e)
+                return;
+        zkey_free(e->zkey);
+        bellperson_params_free(e->params);
+        free(e->path);
+        free(e);
+}
+
+void prover_keys_free(struct prover_keys *keys) {
+        if (!keys)
+                return;
+        while (keys->entries) {
+                struct key_entry *e = keys->entries;
+                keys->entries = e->next;
+                entry_free(e);
+        }
+        free(keys);
+}
+
+/* Locks one array of the key in memory; the first refusal is logged. */
+static void lock_array(struct prover_keys *keys, const char *path, const void *p, size_t bytes) {
+        if (!p || bytes == 0 || mlock(p, bytes) == 0)
+                return;
+        if (!keys->mlock_refused)
+                log_warning_errno(errno,
+                                  "%s: mlock of the proving key failed (%m); it stays pageable "
+                                  "(raise LimitMEMLOCK to lock keys)",
+                                  path);
+        keys->mlock_refused = true;
+}
+
+/* Counts and locks the key's point arrays. */
+static uint64_t lock_key(struct prover_keys *keys, const char *path, const struct groth16_pk *pk) {
+        const size_t n_private = pk->n_vars - pk->n_public - 1;
+        const size_t n_h = groth16_h_bases(pk->h_convention, pk->log_domain_size);
+        const struct {
+                const void *p;
+                size_t bytes;
+        } arrays[] = {
+                {pk->a, pk->n_vars * sizeof(g1_affine_t)},
+                {pk->b1, pk->n_vars * sizeof(g1_affine_t)},
+                {pk->b2, pk->n_vars * sizeof(g2_affine_t)},
+                {pk->l, n_private * sizeof(g1_affine_t)},
+                {pk->h, n_h * sizeof(g1_affine_t)},
+        };
+        uint64_t total = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(arrays); i++) {
+                lock_array(keys, path, arrays[i].p, arrays[i].bytes);
+                total += arrays[i].bytes;
+        }
+        return total;
+}
+
+static int load_entry(enum job_kind kind, const char *path, struct key_entry *e) {
+        int r;
+
+        switch (kind) {
+        case JOB_GROTH16_SNARKJS:
+                r = zkey_load(path, &e->zkey);
+                if (r < 0)
+                        return r;
+                zkey_to_groth16_pk(e->zkey, &e->pk);
+                return 0;
+        case JOB_SYNTHETIC_PCE:
+                /* Keys come from the operator's own setup: the subgroup checks would
+                 * double the load time (as cuzk prove --pce). */
+                r = bellperson_params_load(path, false, &e->params);
+                if (r < 0)
+                        return r;
+                if (e->params->timing_only)
+                        log_warning("%s is a timing-only SRS: its proofs will not verify", path);
+                return bellperson_params_to_pk(e->params, &e->pk);
+        }
+        return log_error_errno(EINVAL, "%s: unknown job kind %d", path, (int)kind);
+}
+
+int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
+                    const struct groth16_pk **ret, uint64_t *ret_loaded_usec) {
+        struct key_entry *e;
+        uint64_t t0;
+        int r;
+
+        assert(keys);
+        assert(path);
+        assert(ret);
+        assert(ret_loaded_usec);
+
+        for (e = keys->entries; e; e = e->next)
+                if (e->kind == kind && strcmp(e->path, path) == 0) {
+                        *ret = &e->pk;
+                        *ret_loaded_usec = 0;
+                        return 0;
+                }
+
+        t0 = now_usec();
+        e = calloc(1, sizeof(*e));
+        if (!e)
+                return -ENOMEM;
+        e->kind = kind;
+        e->path = strdup(path);
+        if (!e->path) {
+                entry_free(e);
+                return -ENOMEM;
+        }
+        r = load_entry(kind, path, e);
+        if (r < 0) {
+                entry_free(e);
+                return r;
+        }
+        e->bytes = lock_key(keys, path, &e->pk);
+        keys->bytes += e->bytes;
+        e->next = keys->entries;
+        keys->entries = e;
+        *ret = &e->pk;
+        *ret_loaded_usec = now_usec() - t0;
+        log_info("%s: proving key loaded (%llu bytes of points, 2^%u domain) in %.3f s", path,
+                 (unsigned long long)e->bytes, e->pk.log_domain_size,
+                 (double)*ret_loaded_usec / 1e6);
+        return 0;
+}
+
+uint64_t prover_keys_bytes(const struct prover_keys *keys) {
+        assert(keys);
+        return keys->bytes;
+}

@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The executor (daemon/executor.h) with real worker and prover processes in
+ * real memory cgroups (v1 memory on hybrid hosts, v2 where that is what we
+ * have) below a cgroup of this test, on an sd-event loop:
+ *   1. a snarkjs fixture task proves; the proof verifies with the fixture's
+ *      vk and public.json is snarkjs's; abc_released comes before finished;
+ *   2. a synthetic PCE task (partition 1 of 2) proves a 192-byte proof that
+ *      verifies with the key made for it;
+ *   3. a worker SIGKILLed mid-task: EXECUTOR_FAILED_WORKER, no OOM;
+ *   4. a worker allocating without bound in a small reservation is
+ *      OOM-killed alone (oom_killed, the prover untouched); the next task
+ *      proves;
+ *   5. the prover SIGKILLed mid-task: EXECUTOR_FAILED_PROVER; it restarts and
+ *      the next task proves;
+ *   6. a corrupt .wtns: EXECUTOR_FAILED_INPUT naming the file;
+ *   7. cancel in synthesis and at the prover; -EBUSY when every worker
+ *      cgroup is busy; -ENOENT for an unknown task.
+ * After each case the executor's cgroups, processes and descriptors are
+ * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
+ * and a writable memory cgroup: exits 77 without them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup/cg-files.h"
+#include "cgroup/cg-tree.h"
+#include "circuits/pce-file.h"
+#include "circuits/synthetic.h"
+#include "common/cleanup.h"
+#include "daemon/executor.h"
+#include "formats/bellperson_params.h"
+#include "formats/filecoin_proof.h"
+#include "formats/snarkjs-json.h"
+#include "formats/wtns-save.h"
+#include "tests/test-formats-common.h"
+#include "zk/groth16_setup.h"
+
+#define MiB (UINT64_C(1) << 20)
+
+static const char *helper_path;
+static cg_domain_t domain; /* the test's own cgroup: the executor's "own" one */
+static cg_domain_t base_domain;
+static char test_cgroup[64];
+static char tmp_dir[] = "/tmp/test-executor-XXXXXX";
+
+static struct job_inputs snarkjs_job = {.kind = JOB_GROTH16_SNARKJS, .partitions = 1};
+static struct job_inputs synthetic_job = {.kind = JOB_SYNTHETIC_PCE, .partitions = 2};
+static char *bits_public_json;
+static struct groth16_keys *synthetic_keys;
+static fr_t *synthetic_witness;
+
+struct record {
+        uint64_t task_id;
+        enum executor_failure failure;
+        char message[512];
+        bool oom_killed;
+        bool released_before;
+        uint8_t proof[FILECOIN_PROOF_BYTES];
+        size_t proof_size;
+        char *proof_json, *public_json;
+};
+
+struct ctx {
+        sd_event *event;
+        struct executor *executor;
+        unsigned fds_before;
+        struct record done[8];
+        size_t n_done;
+        uint64_t released[8];
+        size_t n_released;
+};
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static unsigned count_fds(void) {
+        DIR *d = opendir("/proc/self/fd");
+        unsigned n = 0;
+
+        assert_non_null(d);
+        while (readdir(d))
+                n++;
+        closedir(d);
+        return n;
+}
+
+static bool was_released(const struct ctx *c, uint64_t task_id) {
+        for (size_t i = 0; i < c->n_released; i++)
+                if (c->released[i] == task_id)
+                        return true;
+        return false;
+}
+
+static void on_abc_released(void *userdata, uint64_t task_id) {
+        struct ctx *c = userdata;
+
+        assert_true(c->n_released < ELEMENTSOF(c->released));
+        assert_false(was_released(c, task_id));
+        c->released[c->n_released++] = task_id;
+}
+
+static void on_finished(void *userdata, uint64_t task_id, const struct executor_result *result) {
+        struct ctx *c = userdata;
+        struct record *r;
+
+        assert_true(c->n_done < ELEMENTSOF(c->done));
+        r = &c->done[c->n_done++];
+        *r = (struct record){
+                .task_id = task_id,
+                .failure = result->failure,
+                .oom_killed = result->oom_killed,
+                .released_before = was_released(c, task_id),
+        };
+        snprintf(r->message, sizeof(r->message), "%s", result->message);
+        print_message("  task %llu: failure %d, oom_killed %d, \"%s\"\n",
+                      (unsigned long long)task_id, (int)result->failure, (int)result->oom_killed,
+                      result->message);
+        if (result->failure != EXECUTOR_OK)
+                return;
+        if (result->proof) {
+                assert_int_equal(result->proof_size, FILECOIN_PROOF_BYTES);
+                memcpy(r->proof, result->proof, FILECOIN_PROOF_BYTES);
+                r->proof_size = result->proof_size;
+        }
+        if (result->proof_json) {
+                r->proof_json = strdup(result->proof_json);
+                r->public_json = strdup(result->public_json);
+        }
+}
+
+static const struct executor_callbacks callbacks = {
+        .abc_released = on_abc_released,
+        .finished = on_finished,
+};
+
+static int ctx_setup(void **state) {
+        struct ctx *c = calloc(1, sizeof(*c));
+
+        if (!c)
+                return -1;
+        c->fds_before = count_fds();
+        if (sd_event_new(&c->event) < 0)
+                return -1;
+        *state = c;
+        return 0;
+}
+
+static void ctx_start(struct ctx *c) {
+        struct executor_options options = {
+                .domain = &domain,
+                .max_workers = 2,
+                .prover_threads = 0,
+                .worker_slack_bytes = 64 * MiB,
+                .helper_path = helper_path,
+        };
+
+        assert_int_equal(executor_new(c->event, &options, &callbacks, c, &c->executor), 0);
+}
+
+/* Stops the executor and checks that it left nothing behind. */
+static void ctx_stop(struct ctx *c) {
+        executor_free(c->executor);
+        c->executor = NULL;
+        c->event = sd_event_unref(c->event);
+        assert_int_equal(faccessat(domain.own_dirfd, "synth", F_OK, 0), -1);
+        assert_int_equal(faccessat(domain.own_dirfd, "prover-0", F_OK, 0), -1);
+        assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no children, not even zombies */
+        assert_int_equal(count_fds(), c->fds_before);
+}
+
+static int ctx_teardown(void **state) {
+        struct ctx *c = *state;
+
+        executor_free(c->executor);
+        sd_event_unref(c->event);
+        for (size_t i = 0; i < c->n_done; i++) {
+                free(c->done[i].proof_json);
+                free(c->done[i].public_json);
+        }
+        free(c);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        unsetenv("CUZK_TEST_PROVER_FAULT");
+        return 0;
+}
+
+static uint64_t now_sec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec;
+}
+
+/* Runs the loop until n tasks have finished (or fails after timeout_s). */
+static void run_until_done(struct ctx *c, size_t n, unsigned timeout_s) {
+        uint64_t end = now_sec() + timeout_s;
+
+        while (c->n_done < n) {
+                if (now_sec() > end)
+                        fail_msg("only %zu of %zu tasks finished in %u s", c->n_done, n, timeout_s);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+}
+
+static void run_until_released(struct ctx *c, size_t n, unsigned timeout_s) {
+        uint64_t end = now_sec() + timeout_s;
+
+        while (c->n_released < n) {
+                if (now_sec() > end)
+                        fail_msg("a/b/c of only %zu of %zu tasks released in %u s", c->n_released,
+                                 n, timeout_s);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+}
+
+static void submit(struct ctx *c, uint64_t task_id, const struct job_inputs *in, unsigned partition,
+                   uint64_t abc_bytes, uint64_t rest_bytes) {
+        struct executor_task task = {
+                .task_id = task_id,
+                .inputs = in,
+                .partition = partition,
+                .abc_bytes = abc_bytes,
+                .rest_bytes = rest_bytes,
+        };
+
+        assert_int_equal(executor_submit(c->executor, &task), 0);
+}
+
+/* Room for the fixtures' synthesis (ASan builds included). */
+static void submit_roomy(struct ctx *c, uint64_t task_id, const struct job_inputs *in,
+                         unsigned partition) {
+        submit(c, task_id, in, partition, 16 * MiB, 512 * MiB);
+}
+
+static void expect_snarkjs_proof(const struct record *r) {
+        _cleanup_(snarkjs_vk_freep) struct groth16_vk *vk = NULL;
+        _cleanup_free_ char *vk_path = fixture_file("bits", "vk.json");
+        _cleanup_free_ fr_t *signals = NULL;
+        struct groth16_proof proof;
+        json_t *root;
+        size_t n;
+
+        assert_int_equal(r->failure, EXECUTOR_OK);
+        assert_non_null(r->proof_json);
+        assert_int_equal(snarkjs_vk_load(vk_path, &vk), 0);
+        root = json_loads(r->proof_json, 0, NULL);
+        assert_non_null(root);
+        assert_int_equal(snarkjs_proof_from_json(root, "proof_json", &proof), 0);
+        json_decref(root);
+        /* public.json as snarkjs writes it, byte for byte */
+        assert_string_equal(r->public_json, bits_public_json);
+        root = json_loads(r->public_json, 0, NULL);
+        assert_non_null(root);
+        assert_int_equal(snarkjs_public_from_json(root, "public_json", &signals, &n), 0);
+        json_decref(root);
+        assert_int_equal(n, vk->n_public);
+        assert_int_equal(groth16_verify(vk, signals, &proof), 1);
+}
+
+/* The pid in a worker cgroup (0 while none). */
+static pid_t worker_pid(const char *slot) {
+        char file[128], text[64] = "";
+        int fd;
+
+        snprintf(file, sizeof(file), "synth/%s/cgroup.procs", slot);
+        fd = openat(domain.own_dirfd, file, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        if (read(fd, text, sizeof(text) - 1) < 0)
+                text[0] = 0;
+        close(fd);
+        return (pid_t)atoi(text);
+}
+
+/* ---- the cases ------------------------------------------------------------------------- */
+
+static void test_snarkjs_task(void **state) {
+        struct ctx *c = *state;
+        struct executor_status status;
+
+        ctx_start(c);
+        submit_roomy(c, 1, &snarkjs_job, 0);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.workers_busy, 1);
+        assert_int_equal(status.max_workers, 2);
+        run_until_done(c, 1, 120);
+        assert_int_equal(c->done[0].task_id, 1);
+        assert_true(c->done[0].released_before);
+        expect_snarkjs_proof(&c->done[0]);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.workers_busy, 0);
+        assert_true(status.prover_pid > 0);
+        assert_true(status.srs_bytes > 0);
+        assert_string_equal(status.backend, "cpu");
+        ctx_stop(c);
+}
+
+static void test_synthetic_task(void **state) {
+        struct ctx *c = *state;
+        struct groth16_proof proof;
+        const struct groth16_vk *vk = &synthetic_keys->vk;
+
+        ctx_start(c);
+        submit_roomy(c, 7, &synthetic_job, 1);
+        run_until_done(c, 1, 120);
+        assert_int_equal(c->done[0].failure, EXECUTOR_OK);
+        assert_true(c->done[0].released_before);
+        assert_int_equal(c->done[0].proof_size, FILECOIN_PROOF_BYTES);
+        assert_int_equal(
+                filecoin_proof_decode(c->done[0].proof, FILECOIN_PROOF_BYTES, "proof", &proof), 0);
+        assert_int_equal(groth16_verify(vk, synthetic_witness + 1, &proof), 1);
+        ctx_stop(c);
+}
+
+static void test_worker_killed(void **state) {
+        struct ctx *c = *state;
+        uint64_t end;
+        pid_t pid;
+
+        ctx_start(c);
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        submit_roomy(c, 2, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        end = now_sec() + 10;
+        while (!(pid = worker_pid("w0"))) {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+        }
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        run_until_done(c, 1, 30);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
+        assert_false(c->done[0].oom_killed);
+        assert_non_null(strstr(c->done[0].message, "signal 9"));
+        assert_false(c->done[0].released_before);
+        ctx_stop(c);
+}
+
+static void test_worker_oom(void **state) {
+        struct ctx *c = *state;
+        struct executor_status status;
+
+        ctx_start(c);
+        setenv("CUZK_TEST_WORKER_FAULT", "alloc-unbounded", 1);
+        /* 16 + 16 MiB reserved, 64 MiB slack: killed at 96 MiB */
+        submit(c, 3, &snarkjs_job, 0, 16 * MiB, 16 * MiB);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        run_until_done(c, 1, 60);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
+        assert_true(c->done[0].oom_killed);
+        assert_non_null(strstr(c->done[0].message, "out of memory"));
+
+        /* alone: the prover lives on and the next task proves */
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.prover_restarts, 0);
+        submit_roomy(c, 4, &snarkjs_job, 0);
+        run_until_done(c, 2, 120);
+        assert_int_equal(c->done[1].task_id, 4);
+        assert_false(c->done[1].oom_killed);
+        expect_snarkjs_proof(&c->done[1]);
+        ctx_stop(c);
+}
+
+static void test_prover_killed(void **state) {
+        struct ctx *c = *state;
+        struct executor_status status;
+        uint64_t end;
+        int old_pid;
+
+        setenv("CUZK_TEST_PROVER_FAULT", "hang-tail", 1);
+        ctx_start(c);
+        unsetenv("CUZK_TEST_PROVER_FAULT"); /* its successor proves normally */
+        submit_roomy(c, 5, &snarkjs_job, 0);
+        run_until_released(c, 1, 120);
+        executor_get_status(c->executor, &status);
+        old_pid = status.prover_pid;
+        assert_true(old_pid > 0);
+        assert_int_equal(kill(old_pid, SIGKILL), 0);
+        run_until_done(c, 1, 30);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_PROVER);
+        assert_non_null(strstr(c->done[0].message, "prover"));
+
+        end = now_sec() + 30;
+        do {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+                executor_get_status(c->executor, &status);
+        } while (status.prover_restarts < 1 || status.prover_pid <= 0);
+        assert_int_not_equal(status.prover_pid, old_pid);
+        submit_roomy(c, 6, &snarkjs_job, 0);
+        run_until_done(c, 2, 120);
+        expect_snarkjs_proof(&c->done[1]);
+        ctx_stop(c);
+}
+
+static void test_corrupt_witness(void **state) {
+        struct ctx *c = *state;
+        _cleanup_free_ char *wtns = fixture_file("bits", "wtns");
+        _cleanup_free_ uint8_t *data = NULL;
+        struct job_inputs corrupt = snarkjs_job;
+        char path[256];
+        FILE *f;
+        size_t n;
+
+        /* the first half of the fixture's witness: truncated */
+        data = read_whole_file(wtns, &n);
+        snprintf(path, sizeof(path), "%s/corrupt.wtns", tmp_dir);
+        f = fopen(path, "we");
+        assert_non_null(f);
+        assert_int_equal(fwrite(data, 1, n / 2, f), n / 2);
+        assert_int_equal(fclose(f), 0);
+        corrupt.wtns_path = path;
+
+        ctx_start(c);
+        submit_roomy(c, 8, &corrupt, 0);
+        run_until_done(c, 1, 60);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_INPUT);
+        assert_non_null(strstr(c->done[0].message, path));
+        assert_false(c->done[0].oom_killed);
+        unlink(path);
+        ctx_stop(c);
+}
+
+static void test_cancel(void **state) {
+        struct ctx *c = *state;
+        struct executor_task third = {.task_id = 11, .inputs = &snarkjs_job, .rest_bytes = MiB};
+
+        setenv("CUZK_TEST_PROVER_FAULT", "hang-tail", 1);
+        ctx_start(c);
+        unsetenv("CUZK_TEST_PROVER_FAULT");
+
+        /* in synthesis; every worker cgroup busy meanwhile */
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        submit_roomy(c, 9, &snarkjs_job, 0);
+        submit_roomy(c, 10, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        assert_int_equal(executor_submit(c->executor, &third), -EBUSY);
+        assert_int_equal(executor_cancel(c->executor, 9), 0);
+        assert_int_equal(executor_cancel(c->executor, 10), 0);
+        run_until_done(c, 2, 30);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_CANCELED);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_CANCELED);
+
+        /* at the prover (which waits there until the task is canceled) */
+        submit_roomy(c, 12, &snarkjs_job, 0);
+        run_until_released(c, 1, 120);
+        assert_int_equal(executor_cancel(c->executor, 12), 0);
+        run_until_done(c, 3, 30);
+        assert_int_equal(c->done[2].task_id, 12);
+        assert_int_equal(c->done[2].failure, EXECUTOR_FAILED_CANCELED);
+
+        assert_int_equal(executor_cancel(c->executor, 99), -ENOENT);
+        ctx_stop(c);
+}
+
+/* ---- the group ------------------------------------------------------------------------- */
+
+static char *tmp_path(const char *name) {
+        char *p;
+
+        assert_true(asprintf(&p, "%s/%s", tmp_dir, name) >= 0);
+        return p;
+}
+
+/* A small PoRep-shaped circuit, its witness and a key for it (seeded: tests only). */
+static void make_synthetic(void) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        struct sparse_matrix m[PCE_N_MATRICES] = {{0}};
+        struct groth16_toxic_waste tw;
+        struct synthetic_params p = {
+                .seed = 11,
+                .n_rows = 1024 - 8,
+                .n_aux = SYNTHETIC_DEFAULT,
+                .n_public = 3,
+        };
+        struct groth16_setup_options options = {0};
+        struct groth16_setup_circuit circuit;
+
+        assert_int_equal(synthetic_params_resolve(&p), 0);
+        assert_int_equal(synthetic_generate(&p, &pce, &synthetic_witness), 0);
+        synthetic_job.pce_path = tmp_path("c.pce");
+        synthetic_job.witness_path = tmp_path("c.wtns");
+        synthetic_job.params_path = tmp_path("c.params");
+        assert_int_equal(pce_save(pce, synthetic_job.pce_path), 0);
+        assert_int_equal(wtns_save(synthetic_job.witness_path, synthetic_witness, pce->n_cols), 0);
+
+        assert_int_equal(pce_to_sparse(pce, m), 0);
+        circuit = (struct groth16_setup_circuit){
+                .a = &m[PCE_A],
+                .b = &m[PCE_B],
+                .c = &m[PCE_C],
+                .n_vars = pce->n_cols,
+                .n_public = pce->n_public,
+                .log_domain_size = pce_log_domain_size(pce),
+        };
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"executor", 8);
+        assert_int_equal(groth16_setup(&circuit, &tw, &options, &synthetic_keys), 0);
+        for (size_t i = 0; i < PCE_N_MATRICES; i++)
+                sparse_free(&m[i]);
+        assert_int_equal(bellperson_params_save(synthetic_job.params_path, &synthetic_keys->pk,
+                                                &synthetic_keys->vk),
+                         0);
+}
+
+static int group_setup(void **state) {
+        _cleanup_free_ char *public_path = fixture_file("bits", "public.json");
+        size_t n;
+
+        (void)state;
+        if (!mkdtemp(tmp_dir))
+                return -1;
+        snarkjs_job.zkey_path = fixture_file("bits", "zkey");
+        snarkjs_job.wtns_path = fixture_file("bits", "wtns");
+        bits_public_json = (char *)read_whole_file(public_path, &n);
+        bits_public_json[n] = 0;
+        make_synthetic();
+        return 0;
+}
+
+static int group_teardown(void **state) {
+        (void)state;
+        free((char *)snarkjs_job.zkey_path);
+        free((char *)snarkjs_job.wtns_path);
+        free(bits_public_json);
+        unlink(synthetic_job.pce_path);
+        unlink(synthetic_job.witness_path);
+        unlink(synthetic_job.params_path);
+        free((char *)synthetic_job.pce_path);
+        free((char *)synthetic_job.witness_path);
+        free((char *)synthetic_job.params_path);
+        groth16_keys_free(synthetic_keys);
+        free(synthetic_witness);
+        rmdir(tmp_dir);
+        return 0;
+}
+
+/* A cgroup of our own below ours, posing as the daemon's delegated one. */
+static int open_test_domain(void) {
+        cg_hierarchy_t hierarchy;
+        int fd, r;
+
+        if (geteuid() != 0) {
+                printf("# SKIP: needs root\n");
+                return 77;
+        }
+        r = cg_hierarchy_detect(&hierarchy);
+        if (r < 0 || cg_domain_open(&hierarchy, &base_domain) < 0 ||
+            base_domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA) {
+                printf("# SKIP: no writable memory cgroup here\n");
+                return 77;
+        }
+        snprintf(test_cgroup, sizeof(test_cgroup), "cuzk-test-executor-%d", (int)getpid());
+        r = cg_child_create(base_domain.own_dirfd, test_cgroup, &fd);
+        if (r == -EACCES || r == -EPERM || r == -EROFS) {
+                printf("# SKIP: cannot create cgroups below %s\n", base_domain.own_path);
+                return 77;
+        }
+        if (r < 0)
+                return 1;
+        domain = (cg_domain_t){.enforcement = base_domain.enforcement, .own_dirfd = fd};
+        if (snprintf(domain.own_path, sizeof(domain.own_path), "%s/%s", base_domain.own_path,
+                     test_cgroup) >= (int)sizeof(domain.own_path))
+                return 1;
+        printf("# executor cgroups below %s (%s)\n", domain.own_path,
+               cg_domain_enforcement_name(&domain));
+        return 0;
+}
+
+int main(int argc, char **argv) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_snarkjs_task, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_synthetic_task, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_worker_killed, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_worker_oom, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_prover_killed, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_corrupt_witness, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
+        };
+        int r;
+
+        if (argc != 2) {
+                fprintf(stderr, "Usage: %s HELPER\n", argv[0]);
+                return 2;
+        }
+        helper_path = argv[1];
+        r = open_test_domain();
+        if (r != 0)
+                return r;
+        r = cmocka_run_group_tests(tests, group_setup, group_teardown);
+        cg_domain_close(&domain);
+        (void)cg_child_remove_tree(base_domain.own_dirfd, test_cgroup);
+        cg_domain_close(&base_domain);
+        return r;
+}
