@@ -342,6 +342,7 @@ struct config_parser {
         bool too_long;        /* the reader stopped at a line that does not fit */
         bool section_unknown; /* the current section was refused (once, at its header) */
         unsigned first_error; /* line of the first error we logged (0: none) */
+        unsigned last_error;  /* line of the latest: one message per line */
         int errors;
 };
 
@@ -351,6 +352,9 @@ static void config_error(struct config_parser *p, const char *fmt, ...) {
         char message[512];
         va_list ap;
 
+        if (p->last_error == p->line)
+                return;
+        p->last_error = p->line;
         va_start(ap, fmt);
         vsnprintf(message, sizeof(message), fmt, ap);
         va_end(ap);
@@ -394,8 +398,9 @@ static void config_check_line(struct config_parser *p) {
                 return;
         }
         if (!strpbrk(s, "=:"))
-                config_error(p, "syntax error: '%.*s' has no '=', expected Key=Value",
-                             (int)strcspn(s, "\r\n"), s);
+                config_error(p, "syntax error: '%.*s' has no '='%s, expected Key=Value",
+                             (int)strcspn(s, "\r\n"), s,
+                             s > p->raw ? " (an indented line does not continue a value)" : "");
 }
 
 static char *config_reader(char *str, int num, void *stream) {
@@ -424,11 +429,12 @@ static char *config_reader(char *str, int num, void *stream) {
         return str;
 }
 
-/* inih reads "  more" after a key as a continuation of that key's value and
- * calls the handler with the same name again; systemd's syntax has no such
- * thing and a stray indented line is a mistake: refuse it. A line of our
- * own form has the name, then '=' or ':', at its start. */
-static bool raw_line_has_key(const char *raw, const char *name) {
+/* inih reads an indented line after a key as a continuation of that key's
+ * value and calls the handler with the same name again; systemd's syntax
+ * has no such thing and an indented "Key=Value" would silently become part
+ * of the previous value: refuse it. A line of our form is name, '=' or ':',
+ * then the value inih passed. */
+static bool raw_line_is_key_value(const char *raw, const char *name, const char *value) {
         size_t len = strlen(name);
 
         raw += strspn(raw, " \t");
@@ -436,7 +442,11 @@ static bool raw_line_has_key(const char *raw, const char *name) {
                 return false;
         raw += len;
         raw += strspn(raw, " \t");
-        return *raw == '=' || *raw == ':';
+        if (*raw != '=' && *raw != ':')
+                return false;
+        raw++;
+        raw += strspn(raw, " \t");
+        return !strncmp(raw, value, strlen(value));
 }
 
 static const struct config_key *config_key_find(const char *section, const char *name) {
@@ -467,13 +477,15 @@ static int config_handler(void *userdata, const char *section, const char *name,
         struct config defaults;
         int r;
 
-        if (!raw_line_has_key(p->raw, name)) {
+        if (!raw_line_is_key_value(p->raw, name, value)) {
                 config_error(p,
-                             "'%s' continues no key, expected Key=Value (indented lines "
-                             "are not continuation lines)",
-                             value);
+                             "'%s': an indented line continues the value of %s, expected "
+                             "Key=Value at the start of the line",
+                             value, name);
                 return 0;
         }
+        if (p->section_unknown)
+                return 0; /* said once, at the section's header */
         if (!section[0]) {
                 config_error(p,
                              "key %s outside any section, expected it below [Daemon], "
@@ -481,8 +493,6 @@ static int config_handler(void *userdata, const char *section, const char *name,
                              name);
                 return 0;
         }
-        if (p->section_unknown)
-                return 0; /* said once, at the section's header */
         key = config_key_find(section, name);
         if (!key) {
                 config_unknown_key(p, section, name);

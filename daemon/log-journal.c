@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* We send our own CODE_FILE/CODE_LINE/CODE_FUNC (the caller's, not this file's). */
 #define SD_JOURNAL_SUPPRESS_LOCATION
@@ -26,6 +27,13 @@ struct log_fields_context {
         const struct log_field *fields;
 };
 static _Thread_local const struct log_fields_context *log_fields_current;
+static log_journal_send_fn log_journal_send;
+
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+
+void log_journal_set_send(log_journal_send_fn send) {
+        log_journal_send = send;
+}
 
 static bool field_name_valid(const char *name) {
         size_t len = strlen(name);
@@ -114,8 +122,10 @@ void log_journal_sink(int level, const char *message, void *userdata) {
                 level = LOG_ERR;
         log_journal_entry_build(&entry, level, message, c ? c->error : 0, c ? c->file : NULL,
                                 c ? c->line : 0, c ? c->func : NULL, c ? c->fields : NULL);
-        r = sd_journal_sendv(entry.iov, (int)entry.n_iov);
-        /* No journal socket (journald stopped, a container): the message still goes somewhere. */
+        r = log_journal_send ? log_journal_send(entry.iov, (int)entry.n_iov)
+                             : sd_journal_sendv(entry.iov, (int)entry.n_iov);
+        /* The journal refused it (full socket buffer, journald restarting):
+         * the message still goes somewhere. */
         if (r < 0)
                 fprintf(stderr, "%s\n", message);
 }
@@ -167,10 +177,18 @@ bool log_journal_stream_is(int fd, const char *journal_stream) {
 }
 
 enum config_log_target log_journal_setup(enum config_log_target target) {
+        bool journald = access(JOURNAL_SOCKET, F_OK) == 0;
+
         if (target == CONFIG_LOG_AUTO)
-                target = log_journal_stream_is(STDERR_FILENO, getenv("JOURNAL_STREAM"))
+                target = journald && log_journal_stream_is(STDERR_FILENO, getenv("JOURNAL_STREAM"))
                                  ? CONFIG_LOG_JOURNAL
                                  : CONFIG_LOG_STDERR;
+        else if (target == CONFIG_LOG_JOURNAL && !journald) {
+                log_set_sink(NULL, NULL);
+                log_warning("LogTarget=journal: " JOURNAL_SOCKET
+                            " does not exist (journald is not running), logging to stderr");
+                return CONFIG_LOG_STDERR;
+        }
         log_set_sink(target == CONFIG_LOG_JOURNAL ? log_journal_sink : NULL, NULL);
         return target;
 }

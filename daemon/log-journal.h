@@ -36,7 +36,9 @@ int log_fields_internal(int level, int error, const char *file, int line, const 
 
 /* Which sink cuzkd uses: CONFIG_LOG_JOURNAL or CONFIG_LOG_STDERR. auto
  * picks the journal when stderr is connected to it (systemd sets
- * JOURNAL_STREAM to the device and inode of that stream), else stderr.
+ * JOURNAL_STREAM to the device and inode of that stream), else stderr;
+ * journal falls back to stderr, with a warning, where journald's socket is
+ * missing (sd_journal_sendv() would drop every message silently there).
  * Installs the sink (log_set_sink) and returns the target chosen. */
 enum config_log_target log_journal_setup(enum config_log_target target);
 /* Whether fd is the stream that journal_stream ("DEV:INODE", the value of
@@ -65,3 +67,9 @@ int log_journal_entry_build(struct log_journal_entry *entry, int level, const ch
 /* The sink log_journal_setup() installs: sends the message (with the fields
  * of a log_fields() call in progress). userdata is unused. */
 void log_journal_sink(int level, const char *message, void *userdata);
+
+/* What the sink sends with: sd_journal_sendv() unless replaced (tests look
+ * at the entries; NULL restores it). A negative return sends the message
+ * to stderr instead. */
+typedef int (*log_journal_send_fn)(const struct iovec *iov, int n);
+void log_journal_set_send(log_journal_send_fn send);

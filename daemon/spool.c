@@ -580,9 +580,10 @@ static void clean_job_dir(const struct spool *spool, int job_fd, const char *job
                 }
 }
 
-/* Loads one job and calls back; corrupt jobs are marked and skipped (0). */
+/* Loads one job and calls back; corrupt jobs are marked and skipped (0, *ret_loaded
+ * false). */
 static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
-                          spool_job_fn callback, void *userdata) {
+                          spool_job_fn callback, void *userdata, bool *ret_loaded) {
         _cleanup_(request_freep) Cuzk__V1__SubmitProofRequest *request = NULL;
         _cleanup_(result_freep) Cuzk__V1__AwaitProofResponse *result = NULL;
         _cleanup_free_ uint8_t *buf = NULL;
@@ -630,12 +631,13 @@ static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
             asprintf(&wtns_path, "%s/%s/" SPOOL_WTNS, spool->dir, entry->job_id) < 0)
                 return log_error_errno(ENOMEM, "spool %s: out of memory", spool->dir);
 
+        *ret_loaded = true;
         return callback(userdata, entry->job_id, request, entry->submitted_usec, wtns_path, result);
 }
 
 int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {
         _cleanup_free_ struct spool_entry *entries = NULL;
-        size_t n = 0;
+        size_t n = 0, n_loaded = 0;
         int r;
 
         assert(spool);
@@ -645,10 +647,13 @@ int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {
         if (r < 0)
                 return r;
         for (size_t i = 0; i < n; i++) {
-                r = spool_load_job(spool, &entries[i], callback, userdata);
+                bool loaded = false;
+
+                r = spool_load_job(spool, &entries[i], callback, userdata, &loaded);
                 if (r < 0)
                         return r;
+                n_loaded += loaded;
         }
-        log_debug("spool %s: %zu jobs loaded", spool->dir, n);
+        log_debug("spool %s: %zu jobs loaded", spool->dir, n_loaded);
         return 0;
 }
