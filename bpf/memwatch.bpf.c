@@ -10,6 +10,11 @@
  * ancestors, counts into the first watched entry and sends one ring buffer record
  * per interval (begin to end) or per OOM victim.
  *
+ * Reclaim is attributed to the task that reclaims: the vmscan tracepoints carry no memcg
+ * (on 6.1 and on 6.18 alike). A charge that hits a limit reclaims in the charging task,
+ * whose memcg lies in the limited subtree; reclaim run by a write to memory.high,
+ * memory.max or memory.reclaim is attributed to the writer's cgroup instead.
+ *
  * Tracepoints are attached as raw tracepoints (no tracefs needed). The high
  * throttling probe exists twice, fentry/fexit and kprobe/kretprobe; the loader keeps
  * the pair the kernel accepts and sets the target function's name.
@@ -37,7 +42,8 @@ struct {
         __type(value, struct memwatch_raw_counters);
 } watched SEC(".maps");
 
-/* An interval in progress, per thread and kind. */
+/* An interval in progress, per thread and kind; LRU, so that an end the kernel never
+ * reported (a kretprobe missed) cannot fill the map. */
 struct interval_start {
         __u64 timestamp_ns;
         __u64 cgroup_id;
@@ -46,7 +52,7 @@ struct interval_start {
 };
 
 struct {
-        __uint(type, BPF_MAP_TYPE_HASH);
+        __uint(type, BPF_MAP_TYPE_LRU_HASH);
         __uint(max_entries, 16384);
         __type(key, __u64); /* kind << 32 | tid */
         __type(value, struct interval_start);
@@ -196,20 +202,27 @@ int BPF_PROG(memcg_reclaim_end, unsigned long nr_reclaimed) {
         return 0;
 }
 
-/* Pages the current task is over memory.high, as the kernel noted them at charge time. */
-static __always_inline __u64 current_pages_over_high(void) {
+/* Starts a throttling interval when the current task is over memory.high. Before 6.10
+ * mem_cgroup_handle_over_high() runs on every return to user space with
+ * TIF_NOTIFY_RESUME (rseq sets it often) and returns at once when the task is not over
+ * high; those calls are no throttling. */
+static __always_inline void high_throttle_begin(void) {
         struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+        __u64 pages = 0;
 
-        if (!bpf_core_field_exists(task->memcg_nr_pages_over_high))
-                return 0;
-        return BPF_CORE_READ(task, memcg_nr_pages_over_high);
+        if (bpf_core_field_exists(task->memcg_nr_pages_over_high)) {
+                pages = BPF_CORE_READ(task, memcg_nr_pages_over_high);
+                if (pages == 0)
+                        return;
+        }
+        interval_begin(MEMWATCH_RAW_HIGH_THROTTLE, pages);
 }
 
 /* The attach target (mem_cgroup_handle_over_high before 6.10, __mem_cgroup_handle_over_high
  * after) is set by the loader. */
 SEC("fentry")
 int BPF_PROG(high_throttle_fentry) {
-        interval_begin(MEMWATCH_RAW_HIGH_THROTTLE, current_pages_over_high());
+        high_throttle_begin();
         return 0;
 }
 
@@ -221,7 +234,7 @@ int BPF_PROG(high_throttle_fexit) {
 
 SEC("kprobe")
 int BPF_KPROBE(high_throttle_kprobe) {
-        interval_begin(MEMWATCH_RAW_HIGH_THROTTLE, current_pages_over_high());
+        high_throttle_begin();
         return 0;
 }
 

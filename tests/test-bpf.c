@@ -8,8 +8,11 @@
  *  - memcg reclaim: a child writing 96 MiB of page cache in a 32 MiB cgroup reclaims; the
  *    events name its cgroup and pid, via a watched parent and then the cgroup itself; an
  *    unwatched cgroup's reclaim is filtered out in the kernel;
+ *    the probes' run counts (BPF statistics) cover the events;
  *  - OOM kill: a child allocating 128 MiB in a 32 MiB cgroup is killed; the event names
  *    the victim's pid, comm and cgroup;
+ *  - memory.high (v2, where fentry or kprobes exist): the page cache writer in a cgroup
+ *    with memory.high at 32 MiB is throttled, and the events say so;
  *  - degraded path: as nobody, memwatch_new() returns -EOPNOTSUPP with the one-line
  *    "BPF unavailable: ...; running on PSI alone", logged once.
  */
@@ -25,6 +28,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if HAVE_BPF
+#include <bpf/bpf.h>
+#endif
 
 #include "bpf/memwatch.h"
 #include "cgroup/cg-domain.h"
@@ -235,6 +242,15 @@ static int wait_status(pid_t pid) {
         return status;
 }
 
+/* BPF run-time statistics while the returned fd is open; -1 where unavailable. */
+static int enable_bpf_stats(void) {
+#if HAVE_BPF
+        return bpf_enable_stats(BPF_STATS_RUN_TIME);
+#else
+        return -1;
+#endif
+}
+
 /* ---- cases ------------------------------------------------------------------------- */
 
 static void test_cgroup_ids(void **state) {
@@ -272,10 +288,10 @@ static void test_cgroup_ids(void **state) {
 
 static void test_memcg_reclaim_names_the_cgroup(void **state) {
         bpf_case_t *c = *state;
-        uint64_t test_id, worker_id, sibling_id;
+        uint64_t test_id, worker_id, sibling_id, probe_runs, probe_ns;
         const memwatch_event_t *e;
         memwatch_counters_t counters;
-        int worker, sibling, status;
+        int worker, sibling, status, stats_fd;
         pid_t pid;
 
         bpf_case_start(c);
@@ -288,10 +304,22 @@ static void test_memcg_reclaim_names_the_cgroup(void **state) {
 
         /* Watching the parent covers the worker below it. */
         assert_int_equal(memwatch_watch(c->mw, c->test_fd, &test_id), 0);
+        stats_fd = enable_bpf_stats();
         pid = run_in_cgroup(worker, "cuzk-reclaim", child_write_page_cache);
         status = wait_status(pid);
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         drain(c->mw, 200);
+        if (stats_fd >= 0) {
+                /* Each event is a begin and an end run (more runs: other cgroups, other
+                 * tests); run times are counted. */
+                assert_int_equal(memwatch_probe_runtime(c->mw, &probe_runs, &probe_ns), 0);
+                close(stats_fd);
+                print_message("  probes ran %llu times, %llu us in all\n",
+                              (unsigned long long)probe_runs,
+                              (unsigned long long)(probe_ns / 1000));
+                assert_true(probe_runs >= 2 * count_events_of_cgroup(worker_id));
+                assert_true(probe_ns > 0);
+        }
         e = find_event(MEMWATCH_MEMCG_RECLAIM, worker_id, pid);
         assert_non_null(e);
         assert_true(e->watched_id == test_id);
@@ -366,6 +394,38 @@ static void test_oom_kill_names_the_victim(void **state) {
         /* The allocator reclaimed (in vain) before it was chosen. */
         if (memwatch_probes(c->mw) & (1u << MEMWATCH_MEMCG_RECLAIM))
                 assert_true(counters.events[MEMWATCH_MEMCG_RECLAIM] >= 1);
+        close(worker);
+}
+
+static void test_high_throttle_names_the_cgroup(void **state) {
+        cg_worker_limits_t limits = {.high_bytes = LIMIT_BYTES, .max_bytes = CG_LIMIT_MAX};
+        bpf_case_t *c = *state;
+        memwatch_counters_t counters;
+        const memwatch_event_t *e;
+        uint64_t worker_id;
+        int worker, status;
+        pid_t pid;
+
+        bpf_case_start(c);
+        if (c->domain.enforcement != CG_ENFORCEMENT_V2)
+                cgt_skip("memory.high is cgroup v2 only (here: %s)",
+                         cg_domain_enforcement_name(&c->domain));
+        if (!(memwatch_probes(c->mw) & (1u << MEMWATCH_HIGH_THROTTLE)))
+                cgt_skip("no memory.high throttling probe here (needs fentry or kprobes)");
+        assert_int_equal(cg_child_create(c->test_fd, "high", &worker), 0);
+        assert_int_equal(cg_domain_set_limits(&c->domain, worker, &limits), 0);
+        assert_int_equal(memwatch_watch(c->mw, worker, &worker_id), 0);
+        pid = run_in_cgroup(worker, "cuzk-high", child_write_page_cache);
+        status = wait_status(pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        drain(c->mw, 200);
+        e = find_event(MEMWATCH_HIGH_THROTTLE, worker_id, pid);
+        assert_non_null(e);
+        assert_true(e->duration_ns > 0);
+        print_message("  high throttle: %llu pages over high, %llu us\n",
+                      (unsigned long long)e->pages, (unsigned long long)(e->duration_ns / 1000));
+        assert_int_equal(memwatch_counters(c->mw, worker_id, &counters), 0);
+        assert_true(counters.events[MEMWATCH_HIGH_THROTTLE] >= 1);
         close(worker);
 }
 
@@ -444,6 +504,7 @@ int main(void) {
                 BPF_TEST(test_cgroup_ids),
                 BPF_TEST(test_memcg_reclaim_names_the_cgroup),
                 BPF_TEST(test_oom_kill_names_the_victim),
+                BPF_TEST(test_high_throttle_names_the_cgroup),
         };
         return cgt_run("bpf", tests, ELEMENTSOF(tests));
 }
