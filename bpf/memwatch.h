@@ -33,7 +33,9 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum memwatch_kind {
         MEMWATCH_DIRECT_RECLAIM = 1, /* a task of the cgroup reclaimed for a global shortage */
@@ -104,6 +106,20 @@ int memwatch_counters(const memwatch_t *mw, uint64_t id, memwatch_counters_t *re
  * kernel.bpf_stats_enabled, or an fd from libbpf's bpf_enable_stats()); zeros otherwise.
  * For measuring the probes' own cost. */
 int memwatch_probe_runtime(const memwatch_t *mw, uint64_t *ret_runs, uint64_t *ret_ns);
+
+/* A watched cgroup as GetMetrics names it. */
+typedef struct memwatch_metrics_cgroup {
+        uint64_t id;       /* from memwatch_watch() */
+        const char *label; /* e.g. "synth", "prover-0"; written as cgroup="label" */
+} memwatch_metrics_cgroup_t;
+
+/* Writes the Prometheus text (exposition format 0.0.4) of the probes and the given watched
+ * cgroups' counters: cuzk_bpf_available, cuzk_bpf_events_total{cgroup,kind},
+ * cuzk_bpf_seconds_total{cgroup,kind}, cuzk_bpf_pages_total{cgroup,kind},
+ * cuzk_bpf_dropped_events_total{cgroup}. mw may be NULL (BPF unavailable): then only
+ * cuzk_bpf_available 0. A cgroup no longer watched is left out. */
+int memwatch_write_metrics(const memwatch_t *mw, const memwatch_metrics_cgroup_t *cgroups,
+                           size_t n_cgroups, FILE *f);
 
 /* "direct_reclaim", "memcg_reclaim", "high_throttle", "oom_kill" (metric labels). */
 const char *memwatch_kind_name(memwatch_kind_t kind);

@@ -2,10 +2,13 @@
 /*
  * bpf/memwatch as built without eBPF (memwatch-disabled.c, compiled into this test
  * whatever the bpf feature): memwatch_new() returns -EOPNOTSUPP with the one line, once;
- * memwatch_free(NULL) is fine; cgroup ids still resolve.
+ * memwatch_free(NULL) is fine; metrics say cuzk_bpf_available 0; cgroup ids still
+ * resolve.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,6 +46,23 @@ static void test_new_says_why_once(void **state) {
                 _cleanup_memwatch_ memwatch_t *none = NULL;
                 (void)none;
         }
+}
+
+static void test_metrics_say_unavailable(void **state) {
+        const memwatch_metrics_cgroup_t cgroups[] = {{1, "synth"}};
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+
+        (void)state;
+        assert_non_null(f);
+        assert_int_equal(memwatch_write_metrics(NULL, cgroups, ELEMENTSOF(cgroups), f), 0);
+        assert_int_equal(fclose(f), 0);
+        assert_string_equal(text, "# HELP cuzk_bpf_available 1 when the eBPF memory-pressure "
+                                  "probes are attached, 0 on PSI alone.\n"
+                                  "# TYPE cuzk_bpf_available gauge\n"
+                                  "cuzk_bpf_available 0\n");
+        free(text);
 }
 
 static void test_cgroup_id_without_bpf(void **state) {
@@ -92,6 +112,7 @@ static void test_cgroup_id_without_bpf(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_new_says_why_once),
+                cmocka_unit_test(test_metrics_say_unavailable),
                 cmocka_unit_test(test_cgroup_id_without_bpf),
         };
         return cgt_run("bpf-disabled", tests, ELEMENTSOF(tests));

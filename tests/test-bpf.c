@@ -242,6 +242,30 @@ static int wait_status(pid_t pid) {
         return status;
 }
 
+/* GetMetrics text of a watched cgroup labelled "test" (and of one never watched, which is
+ * left out) shows memcg_reclaim_events. */
+static void check_metrics(const memwatch_t *mw, uint64_t id, uint64_t memcg_reclaim_events) {
+        const memwatch_metrics_cgroup_t cgroups[] = {{id, "test"}, {1, "never-watched"}};
+        char expected[128], *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+
+        assert_non_null(f);
+        assert_int_equal(memwatch_write_metrics(mw, cgroups, ELEMENTSOF(cgroups), f), 0);
+        assert_int_equal(fclose(f), 0);
+        snprintf(expected, sizeof(expected),
+                 "\ncuzk_bpf_events_total{cgroup=\"test\",kind=\"memcg_reclaim\"} %llu\n",
+                 (unsigned long long)memcg_reclaim_events);
+        if (!strstr(text, expected))
+                print_error("metrics lack '%s':\n%s", expected, text);
+        assert_non_null(strstr(text, expected));
+        assert_non_null(strstr(text, "\ncuzk_bpf_available 1\n"));
+        assert_non_null(strstr(text, "# TYPE cuzk_bpf_seconds_total counter\n"));
+        assert_non_null(strstr(text, "cuzk_bpf_dropped_events_total{cgroup=\"test\"} 0\n"));
+        assert_null(strstr(text, "never-watched"));
+        free(text);
+}
+
 /* BPF run-time statistics while the returned fd is open; -1 where unavailable. */
 static int enable_bpf_stats(void) {
 #if HAVE_BPF
@@ -333,6 +357,7 @@ static void test_memcg_reclaim_names_the_cgroup(void **state) {
         assert_true(counters.pages[MEMWATCH_MEMCG_RECLAIM] >= 1);
         assert_true(counters.duration_ns[MEMWATCH_MEMCG_RECLAIM] >= 1);
         assert_int_equal(counters.events[MEMWATCH_OOM_KILL], 0);
+        check_metrics(c->mw, test_id, counters.events[MEMWATCH_MEMCG_RECLAIM]);
 
         /* The worker itself watched: it is the nearest watched cgroup now. */
         n_collected = 0;
