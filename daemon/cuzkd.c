@@ -255,6 +255,10 @@ static int setup_domain(struct cuzkd *d, cg_hierarchy_t *hierarchy, cg_domain_t 
                         -EOPNOTSUPP, "Enforcement=%s was asked for, but this host offers %s",
                         cg_enforcement_name(wanted[e]), cg_domain_enforcement_name(domain));
         snprintf(d->enforcement, sizeof(d->enforcement), "%s", cg_domain_enforcement_name(domain));
+        if (domain->enforcement != CG_ENFORCEMENT_RLIMIT_DATA) {
+                snprintf(d->cgroup_dir, sizeof(d->cgroup_dir), "%s", domain->own_path);
+                d->cgroup_v2 = domain->enforcement == CG_ENFORCEMENT_V2;
+        }
         return 0;
 }
 

@@ -24,7 +24,11 @@ struct cuzkd {
         sd_event *event;
         struct config config;
         struct budget budget;
-        char enforcement[128]; /* cg_domain_enforcement_name(), or why there is none */
+        char enforcement[128]; /* cg_domain_enforcement_name() */
+        /* Our cgroup in the enforcing hierarchy ("" under RLIMIT_DATA): the peak memory of
+         * all the daemon's processes is read there. */
+        char cgroup_dir[4096];
+        bool cgroup_v2;
         struct scheduler *scheduler;
         struct pressure *pressure; /* NULL when PSI is off */
         struct executor *executor;

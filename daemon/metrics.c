@@ -2,10 +2,14 @@
 /* GetMetrics: the Prometheus text exposition format, version 0.0.4. */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cgroup/cg-files.h"
+#include "cgroup/cg-memory.h"
+#include "common/cleanup.h"
 #include "daemon/handlers.h"
 
 static const double job_seconds_buckets[METRICS_N_JOB_SECONDS_BUCKETS] =
@@ -143,6 +147,27 @@ static void memory(FILE *f, const struct cuzkd *d, const struct scheduler_stats 
                 (double)psi.full.total_us / 1e6);
 }
 
+/* The peak memory of every process of the daemon (supervisor, workers, prover): our
+ * cgroup's, which holds them all (v2 memory.peak, v1 memory.max_usage_in_bytes). Absent
+ * under RLIMIT_DATA or where the kernel keeps no peak. */
+static void peak_memory(FILE *f, const struct cuzkd *d) {
+        _cleanup_close_ int fd = -EBADF;
+        uint64_t peak;
+        int r;
+
+        if (!d->cgroup_dir[0])
+                return;
+        fd = open(d->cgroup_dir, O_DIRECTORY | O_PATH | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        r = d->cgroup_v2 ? cg_memory_peak(fd, &peak)
+                         : cg_read_u64(fd, "memory.max_usage_in_bytes", &peak);
+        if (r < 0)
+                return;
+        gauge(f, "cuzk_memory_peak_bytes",
+              "Peak memory of the daemon's cgroup (all its processes) since it was created.", peak);
+}
+
 static void executor_metrics(FILE *f, const struct cuzkd *d) {
         struct executor_status status;
 
@@ -172,6 +197,7 @@ int metrics_format(const struct cuzkd *d, char **ret) {
         job_seconds(f, &d->metrics);
         partitions(f, &st);
         memory(f, d, &st);
+        peak_memory(f, d);
         executor_metrics(f, d);
         gauge(f, "cuzk_await_calls", "AwaitProof and Prove calls waiting.",
               job_table_waiter_count(&d->table));

@@ -129,7 +129,6 @@ int pressure_new(sd_event *event, const struct pressure_options *options,
 
         assert(event);
         assert(options);
-        assert(options->resume_usec > 0);
         assert(ret);
         p = calloc(1, sizeof(*p));
         if (!p)

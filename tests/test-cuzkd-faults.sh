@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Faults, with the daemon serving on after each: a corrupt .zkey (header: refused at
+# submission, naming the file; body: the job fails naming it), a corrupt .wtns (the job
+# fails naming it), a client that disconnects mid-await, and SIGKILL of a worker and of
+# the prover mid-job (the partition is retried and the job completes).
+# Usage: test-cuzkd-faults.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
+source "$(dirname "$0")/test-cuzkd-lib.sh"
+
+start_cuzkd --max-workers 1 --budget 1G
+
+# The job's status and error lines from AwaitProof.
+await_text() { ctl await "$1" 2>&1; }
+
+# A .zkey whose header is garbage: refused at submission, naming the file.
+cp "$ZKEY" "$DIR/bad-header.zkey"
+printf 'garbage!garbage!' | dd of="$DIR/bad-header.zkey" bs=1 seek=0 conv=notrunc status=none
+out=$(ctl submit --kind groth16 --zkey "$DIR/bad-header.zkey" --wtns "$WTNS" 2>&1)
+check "a .zkey with a corrupt header is refused: $out" \
+        grep -q "INVALID_ARGUMENT: $DIR/bad-header.zkey: not a snarkjs .zkey" <<<"$out"
+
+# A .zkey whose points are corrupt (the header is fine): the job fails, naming the file.
+cp "$ZKEY" "$DIR/bad-points.zkey"
+size=$(stat -c %s "$ZKEY")
+head -c 4096 /dev/zero | tr '\0' '\377' |
+        dd of="$DIR/bad-points.zkey" bs=1 seek=$((size / 2)) conv=notrunc status=none
+job=$(ctl submit --kind groth16 --zkey "$DIR/bad-points.zkey" --wtns "$WTNS" | awk '/^job:/ {print $2}')
+out=$(await_text "$job")
+check "a .zkey with corrupt points fails its job" grep -q "^status: FAILED" <<<"$out"
+check "the error names the .zkey: $(grep '^error' <<<"$out")" grep -q "^error: .*bad-points.zkey" <<<"$out"
+
+# A truncated .wtns: the job fails, naming the file.
+head -c 1000 "$WTNS" >"$DIR/short.wtns"
+job=$(ctl submit --kind groth16 --zkey "$ZKEY" --wtns "$DIR/short.wtns" | awk '/^job:/ {print $2}')
+out=$(await_text "$job")
+check "a truncated .wtns fails its job" grep -q "^status: FAILED" <<<"$out"
+check "the error names the .wtns: $(grep '^error' <<<"$out")" grep -q "^error: .*short.wtns" <<<"$out"
+
+out=$(ctl submit --kind porep --vanilla-proof "$WTNS" 2>&1)
+check "an unimplemented kind is refused: $out" grep -q "UNIMPLEMENTED: proof kind POREP_SEAL_COMMIT" <<<"$out"
+check "the daemon still proves after bad input" await_verified "$(submit_job)"
+
+# A client that goes away while it awaits a queued job.
+jobs=()
+for i in 1 2 3 4; do jobs+=("$(submit_job)"); done
+timeout -s KILL 0.3 "$CUZKCTL" -s "$SOCK" await "${jobs[3]}" >/dev/null 2>&1
+check "the daemon answers GetStatus after the client went away" ctl_quiet status
+for j in "${jobs[@]}"; do
+        check "job $j completes after its awaiting client went away" await_verified "$j"
+done
+check "the abandoned await is forgotten" test "$(metric cuzk_await_calls)" = 0
+
+# SIGKILL of the worker while it synthesizes.
+jobs=()
+for i in 1 2 3 4 5 6; do jobs+=("$(submit_job)"); done
+killed=
+for _ in $(seq 3000); do
+        worker=$(pgrep -P "$CUZKD_PID" -f -- '--worker' | head -n1)
+        if [ -n "$worker" ]; then
+                kill -KILL "$worker" 2>/dev/null && killed=$worker && break
+        fi
+        sleep 0.01
+done
+check "a worker was found and SIGKILLed mid-job ($killed)" test -n "$killed"
+for j in "${jobs[@]}"; do
+        check "job $j completes despite the killed worker" await_verified "$j"
+done
+check "the killed worker's partition was retried" wait_log "attempt 1 of 3 failed" 5
+check "the retry is counted" test "$(metric cuzk_partition_retries_total)" -ge 1
+
+# SIGKILL of the prover while jobs are in flight.
+prover=$(pgrep -P "$CUZKD_PID" -f -- '--prover' | head -n1)
+jobs=()
+for i in 1 2 3 4 5 6; do jobs+=("$(submit_job)"); done
+sleep 0.3
+check "the prover ($prover) was SIGKILLed mid-batch" kill -KILL "$prover"
+for j in "${jobs[@]}"; do
+        check "job $j completes despite the killed prover" await_verified "$j"
+done
+check "the prover was restarted" test "$(metric cuzk_prover_restarts_total)" -ge 1
+check "the daemon is the same process" kill -0 "$CUZKD_PID"
+finish
