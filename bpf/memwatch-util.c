@@ -90,3 +90,39 @@ const char *memwatch_kind_name(memwatch_kind_t kind) {
                 return "unknown";
         }
 }
+
+char *memwatch_event_describe(const memwatch_event_t *event, char *buf, size_t size) {
+        int n;
+
+        assert(event);
+        assert(buf);
+        assert(size > 0);
+
+        n = snprintf(buf, size, "%s in cgroup %llu", memwatch_kind_name(event->kind),
+                     (unsigned long long)event->cgroup_id);
+        if (n >= 0 && (size_t)n < size && event->watched_id != event->cgroup_id)
+                n += snprintf(buf + n, size - (size_t)n, " (watched %llu)",
+                              (unsigned long long)event->watched_id);
+        if (n >= 0 && (size_t)n < size)
+                n += snprintf(buf + n, size - (size_t)n, ": pid %u%s%s%s", event->pid,
+                              event->comm[0] ? " (" : "", event->comm, event->comm[0] ? ")" : "");
+        if (n < 0 || (size_t)n >= size)
+                return buf;
+        switch (event->kind) {
+        case MEMWATCH_OOM_KILL:
+                snprintf(buf + n, size - (size_t)n, " killed, total_vm %llu pages",
+                         (unsigned long long)event->pages);
+                break;
+        case MEMWATCH_HIGH_THROTTLE:
+                snprintf(buf + n, size - (size_t)n, " %llu pages over memory.high, %llu us",
+                         (unsigned long long)event->pages,
+                         (unsigned long long)(event->duration_ns / 1000));
+                break;
+        default:
+                snprintf(buf + n, size - (size_t)n, " %llu pages in %llu us",
+                         (unsigned long long)event->pages,
+                         (unsigned long long)(event->duration_ns / 1000));
+                break;
+        }
+        return buf;
+}

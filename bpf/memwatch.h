@@ -20,8 +20,10 @@
  * and in the callback maps event->cgroup_id (the task's own memory cgroup, e.g. a worker's
  * synth/wN; memwatch_cgroup_id() gives a worker's id) to the worker, its job and
  * partition. Reclaim or throttling in our cgroups pauses admission; an OOM kill names the
- * victim's pid and cgroup. memwatch_counters() gives per watched cgroup counts for
- * metrics.
+ * victim's pid and cgroup (memwatch_event_describe() makes the log line).
+ * memwatch_counters() gives per watched cgroup counts, memwatch_write_metrics() their
+ * Prometheus text for GetMetrics (also with memwatch NULL: cuzk_bpf_available 0).
+ * At shutdown: memwatch_free().
  *
  * Cgroup ids are the inode numbers of the cgroup directories: of the v2 hierarchy, or of
  * the v1 memory hierarchy on hybrid hosts (a task's memory cgroup is what both attribute
@@ -120,6 +122,10 @@ typedef struct memwatch_metrics_cgroup {
  * cuzk_bpf_available 0. A cgroup no longer watched is left out. */
 int memwatch_write_metrics(const memwatch_t *mw, const memwatch_metrics_cgroup_t *cgroups,
                            size_t n_cgroups, FILE *f);
+
+/* One line for logs and the journal, e.g. "memcg_reclaim in cgroup 22508 (watched 22475):
+ * pid 4242 (cuzk-synth) 256 pages in 93 us". Returns buf. */
+char *memwatch_event_describe(const memwatch_event_t *event, char *buf, size_t size);
 
 /* "direct_reclaim", "memcg_reclaim", "high_throttle", "oom_kill" (metric labels). */
 const char *memwatch_kind_name(memwatch_kind_t kind);

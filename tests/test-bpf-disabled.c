@@ -65,6 +65,34 @@ static void test_metrics_say_unavailable(void **state) {
         free(text);
 }
 
+static void test_event_lines(void **state) {
+        memwatch_event_t reclaim = {.kind = MEMWATCH_MEMCG_RECLAIM,
+                                    .cgroup_id = 22508,
+                                    .watched_id = 22475,
+                                    .pid = 4242,
+                                    .tid = 4243,
+                                    .comm = "cuzk-synth",
+                                    .duration_ns = 93456,
+                                    .pages = 256};
+        memwatch_event_t oom = {.kind = MEMWATCH_OOM_KILL,
+                                .cgroup_id = 7,
+                                .watched_id = 7,
+                                .pid = 99,
+                                .pages = 34224};
+        char line[160], small[12];
+
+        (void)state;
+        assert_string_equal(memwatch_event_describe(&reclaim, line, sizeof(line)),
+                            "memcg_reclaim in cgroup 22508 (watched 22475): pid 4242 "
+                            "(cuzk-synth) 256 pages in 93 us");
+        assert_string_equal(memwatch_event_describe(&oom, line, sizeof(line)),
+                            "oom_kill in cgroup 7: pid 99 killed, total_vm 34224 pages");
+        /* Truncated, still terminated. */
+        assert_string_equal(memwatch_event_describe(&reclaim, small, sizeof(small)), "memcg_recla");
+        assert_string_equal(memwatch_kind_name(MEMWATCH_HIGH_THROTTLE), "high_throttle");
+        assert_string_equal(memwatch_kind_name(0), "unknown");
+}
+
 static void test_cgroup_id_without_bpf(void **state) {
         char self[4096], path[4200], *line;
         struct stat st;
@@ -113,6 +141,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_new_says_why_once),
                 cmocka_unit_test(test_metrics_say_unavailable),
+                cmocka_unit_test(test_event_lines),
                 cmocka_unit_test(test_cgroup_id_without_bpf),
         };
         return cgt_run("bpf-disabled", tests, ELEMENTSOF(tests));
