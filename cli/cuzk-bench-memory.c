@@ -103,7 +103,7 @@ void bench_print_memory(FILE *f, const struct bench_memory *memory) {
 
         if (memory->peak_reported) {
                 bench_format_bytes(peak, sizeof(peak), memory->peak_bytes);
-                fprintf(f, "peak memory:   %s (all daemon processes)\n", peak);
+                fprintf(f, "peak memory:   %s (cuzkd's memory cgroup)\n", peak);
         } else
                 fputs("peak memory:   not reported\n", f);
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {

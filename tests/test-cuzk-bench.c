@@ -320,7 +320,7 @@ static void test_output_lines(void **state) {
                                        .budget_bytes = 8ull << 30,
                                        .max_reserved_bytes = 1ull << 30};
         text = print_to_string(print_memory, &memory);
-        assert_string_equal(text, "peak memory:   1.5 GiB (all daemon processes)\n"
+        assert_string_equal(text, "peak memory:   1.5 GiB (cuzkd's memory cgroup)\n"
                                   "reserved:      at most 1.0 GiB of a 8.0 GiB budget (5 "
                                   "samples)\n");
         free(text);
