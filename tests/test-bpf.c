@@ -13,8 +13,9 @@
  *    the victim's pid, comm and cgroup;
  *  - memory.high (v2, where fentry or kprobes exist): the page cache writer in a cgroup
  *    with memory.high at 32 MiB is throttled, and the events say so;
- *  - degraded path: as nobody, memwatch_new() returns -EOPNOTSUPP with the one-line
- *    "BPF unavailable: ...; running on PSI alone", logged once.
+ *  - degraded path: as nobody, and as root without CAP_SYS_ADMIN/CAP_PERFMON/CAP_BPF,
+ *    memwatch_new() returns -EOPNOTSUPP with the one line "BPF unavailable: ...; running
+ *    on PSI alone", logged once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -458,58 +461,89 @@ static void test_high_throttle_names_the_cgroup(void **state) {
 
 /* Exit codes of the unprivileged child. */
 enum {
-        NOBODY_OK = 0,
-        NOBODY_SETUID_FAILED = 2,
-        NOBODY_STILL_PRIVILEGED = 3,
-        NOBODY_WRONG_RESULT = 4,
-        NOBODY_WRONG_MESSAGE = 5,
-        NOBODY_LOGGED_TWICE = 6,
+        UNPRIVILEGED_OK = 0,
+        UNPRIVILEGED_DROP_FAILED = 2,
+        UNPRIVILEGED_STILL_PRIVILEGED = 3,
+        UNPRIVILEGED_WRONG_RESULT = 4,
+        UNPRIVILEGED_WRONG_MESSAGE = 5,
+        UNPRIVILEGED_LOGGED_TWICE = 6,
 };
 
-static int unprivileged_child(void) {
+/* Root without CAP_SYS_ADMIN, CAP_PERFMON and CAP_BPF (a container's root), through
+ * capset(2): libcap is not a dependency. */
+static int drop_bpf_capabilities(void) {
+        struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct data[2];
+        const int caps[] = {21 /* CAP_SYS_ADMIN */, 38 /* CAP_PERFMON */, 39 /* CAP_BPF */};
+
+        if (syscall(SYS_capget, &header, data) < 0)
+                return -errno;
+        for (size_t i = 0; i < ELEMENTSOF(caps); i++) {
+                data[caps[i] / 32].effective &= ~(1u << (caps[i] % 32));
+                data[caps[i] / 32].permitted &= ~(1u << (caps[i] % 32));
+                data[caps[i] / 32].inheritable &= ~(1u << (caps[i] % 32));
+        }
+        return syscall(SYS_capset, &header, data) < 0 ? -errno : 0;
+}
+
+static int become_nobody(void) {
+        return setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0 ? -errno : 0;
+}
+
+/* In a child: drop privileges, then memwatch_new() must say why, once, and fail. */
+static int unprivileged_child(bool as_nobody) {
         memwatch_t *mw = NULL;
         int r;
 
-        if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0)
-                return NOBODY_SETUID_FAILED;
+        if ((as_nobody ? become_nobody() : drop_bpf_capabilities()) < 0)
+                return UNPRIVILEGED_DROP_FAILED;
         if (have_capability(39) || have_capability(21) || have_capability(38))
-                return NOBODY_STILL_PRIVILEGED;
+                return UNPRIVILEGED_STILL_PRIVILEGED;
         cgt_log_reset();
         r = memwatch_new(collect, NULL, &mw);
         if (r != -EOPNOTSUPP || mw)
-                return NOBODY_WRONG_RESULT;
-        printf("  as nobody: %s\n", cgt_log_last());
+                return UNPRIVILEGED_WRONG_RESULT;
+        printf("  %s: %s\n", as_nobody ? "as nobody" : "root without CAP_BPF", cgt_log_last());
         fflush(stdout);
         if (!strstr(cgt_log_last(), "BPF unavailable: ") ||
             !strstr(cgt_log_last(), "; running on PSI alone"))
-                return NOBODY_WRONG_MESSAGE;
+                return UNPRIVILEGED_WRONG_MESSAGE;
         /* A second call says nothing more at the default level. */
         log_set_max_level(LOG_INFO);
         cgt_log_reset();
         if (memwatch_new(collect, NULL, &mw) != -EOPNOTSUPP)
-                return NOBODY_WRONG_RESULT;
+                return UNPRIVILEGED_WRONG_RESULT;
         if (cgt_log_count() != 0)
-                return NOBODY_LOGGED_TWICE;
+                return UNPRIVILEGED_LOGGED_TWICE;
         memwatch_free(mw);
-        return NOBODY_OK;
+        return UNPRIVILEGED_OK;
 }
 
-static void test_unprivileged_degrades(void **state) {
+static void run_unprivileged(bool as_nobody) {
         int status;
         pid_t pid;
 
-        (void)state;
         if (geteuid() != 0)
-                cgt_skip("needs root to become nobody");
+                cgt_skip("needs root to drop privileges");
         fflush(stdout);
         pid = fork();
         assert_true(pid >= 0);
         if (pid == 0)
-                _exit(unprivileged_child());
+                _exit(unprivileged_child(as_nobody));
         status = wait_status(pid);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != NOBODY_OK)
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != UNPRIVILEGED_OK)
                 print_error("unprivileged child ended with status 0x%x\n", status);
-        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == NOBODY_OK);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == UNPRIVILEGED_OK);
+}
+
+static void test_nobody_degrades(void **state) {
+        (void)state;
+        run_unprivileged(true);
+}
+
+static void test_root_without_bpf_capabilities_degrades(void **state) {
+        (void)state;
+        run_unprivileged(false);
 }
 
 int main(void) {
@@ -525,9 +559,10 @@ int main(void) {
 
 #define BPF_TEST(f) cmocka_unit_test_setup_teardown(f, bpf_case_setup, bpf_case_teardown)
         const struct CMUnitTest tests[] = {
-                /* First: the one line is logged once per process, and the child of this
-                 * case must be the first to call memwatch_new(). */
-                cmocka_unit_test(test_unprivileged_degrades),
+                /* First: the one line is logged once per process, and the children of
+                 * these cases must be the first to call memwatch_new(). */
+                cmocka_unit_test(test_nobody_degrades),
+                cmocka_unit_test(test_root_without_bpf_capabilities_degrades),
                 BPF_TEST(test_cgroup_ids),
                 BPF_TEST(test_memcg_reclaim_names_the_cgroup),
                 BPF_TEST(test_oom_kill_names_the_victim),
