@@ -122,20 +122,49 @@ static void test_defaults(void **state) {
         assert_int_equal(config_load_file(&c, f->conf), -ENOENT);
 }
 
+/* Field by field: the padding of struct config is not part of its value. */
+static void assert_config_equal(const struct config *a, const struct config *b) {
+        assert_string_equal(a->socket_path, b->socket_path);
+        assert_int_equal(a->socket_mode, b->socket_mode);
+        assert_string_equal(a->spool_dir, b->spool_dir);
+        assert_int_equal(a->log_target, b->log_target);
+        assert_int_equal(a->log_level, b->log_level);
+        assert_int_equal(a->max_message_bytes, b->max_message_bytes);
+        assert_int_equal(a->total_budget_bytes, b->total_budget_bytes);
+        assert_int_equal(a->safety_margin_bytes, b->safety_margin_bytes);
+        assert_int_equal(a->worker_slack_bytes, b->worker_slack_bytes);
+        assert_int_equal(a->enforcement, b->enforcement);
+        assert_int_equal(a->pressure_stall_msec, b->pressure_stall_msec);
+        assert_int_equal(a->pressure_window_msec, b->pressure_window_msec);
+        assert_int_equal(a->pressure_resume_msec, b->pressure_resume_msec);
+        assert_int_equal(a->max_workers, b->max_workers);
+        assert_int_equal(a->max_attempts, b->max_attempts);
+        assert_int_equal(a->prover_threads, b->prover_threads);
+        assert_int_equal(a->gpu, b->gpu);
+}
+
 /* The example configuration installed as /etc/cuzk/cuzkd.conf: every key
  * commented out, so loading it gives the defaults; uncommented, every
- * value it shows is the default too. */
+ * value it shows is the default too; and cuzkd.conf(5) documents each key. */
 static void test_example_config(void **state) {
         struct fixture *f = *state;
         struct config loaded, defaults;
-        char line[512];
+        char line[512], entry[64], entry_r[64], man[32768];
         FILE *in, *out;
-        int keys = 0;
+        int keys = 0, documented = 0, len;
+        size_t n;
 
         (void)f;
         config_init(&defaults);
         assert_int_equal(config_load(&loaded, CUZK_SOURCE_ROOT "/daemon/cuzkd.conf"), 0);
-        assert_memory_equal(&loaded, &defaults, sizeof(loaded));
+        assert_config_equal(&loaded, &defaults);
+
+        in = fopen(CUZK_SOURCE_ROOT "/man/cuzkd.conf.5", "re");
+        assert_non_null(in);
+        n = fread(man, 1, sizeof(man) - 1, in);
+        fclose(in);
+        assert_true(n > 0 && n < sizeof(man) - 1);
+        man[n] = 0;
 
         in = fopen(CUZK_SOURCE_ROOT "/daemon/cuzkd.conf", "re");
         assert_non_null(in);
@@ -146,6 +175,11 @@ static void test_example_config(void **state) {
                 if (line[0] == '#' && line[1] >= 'A' && line[1] <= 'Z' && strchr(line, '=')) {
                         fputs(line + 1, out);
                         keys++;
+                        /* cuzkd.conf(5) has ".BI Key= ..." or ".BR Key= ..." for it */
+                        len = (int)(strchr(line, '=') - line - 1);
+                        snprintf(entry, sizeof(entry), "\n.BI %.*s=", len, line + 1);
+                        snprintf(entry_r, sizeof(entry_r), "\n.BR %.*s=", len, line + 1);
+                        documented += strstr(man, entry) || strstr(man, entry_r);
                 } else {
                         fputs(line, out);
                 }
@@ -153,8 +187,9 @@ static void test_example_config(void **state) {
         fclose(in);
         assert_int_equal(fclose(out), 0);
         assert_int_equal(keys, 17);
+        assert_int_equal(documented, 17);
         assert_int_equal(config_load(&loaded, f->conf), 0);
-        assert_memory_equal(&loaded, &defaults, sizeof(loaded));
+        assert_config_equal(&loaded, &defaults);
 }
 
 static void test_every_key(void **state) {
