@@ -15,7 +15,8 @@
  *    with memory.high at 32 MiB is throttled, and the events say so;
  *  - degraded path: as nobody, and as root without CAP_SYS_ADMIN/CAP_PERFMON/CAP_BPF,
  *    memwatch_new() returns -EOPNOTSUPP with the one line "BPF unavailable: ...; running
- *    on PSI alone", logged once.
+ *    on PSI alone", logged once; as nobody with CAP_BPF and CAP_PERFMON only (cuzkd.service's
+ *    set), the probes load.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -536,6 +537,53 @@ static void run_unprivileged(bool as_nobody) {
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == UNPRIVILEGED_OK);
 }
 
+/* In a child: a user other than root holding only CAP_BPF and CAP_PERFMON, as cuzkd.service
+ * runs (User=cuzk, AmbientCapabilities=), loads and attaches the probes. */
+static int bpf_capabilities_child(void) {
+        struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3};
+        struct __user_cap_data_struct data[2] = {};
+        memwatch_t *mw = NULL;
+        unsigned probes;
+        int r;
+
+        if (prctl(PR_SET_KEEPCAPS, 1) < 0 || become_nobody() < 0)
+                return UNPRIVILEGED_DROP_FAILED;
+        data[1].effective = data[1].permitted = 1u << (38 - 32) | 1u << (39 - 32);
+        if (syscall(SYS_capset, &header, data) < 0)
+                return UNPRIVILEGED_DROP_FAILED;
+        if (have_capability(21) || !have_capability(38) || !have_capability(39))
+                return UNPRIVILEGED_STILL_PRIVILEGED;
+        r = memwatch_new(collect, NULL, &mw);
+        if (r < 0)
+                return UNPRIVILEGED_WRONG_RESULT;
+        probes = memwatch_probes(mw);
+        memwatch_free(mw);
+        return probes & (1u << MEMWATCH_MEMCG_RECLAIM) ? UNPRIVILEGED_OK
+                                                       : UNPRIVILEGED_WRONG_RESULT;
+}
+
+static void test_bpf_capabilities_suffice(void **state) {
+        int status;
+        pid_t pid;
+
+        (void)state;
+        if (!HAVE_BPF)
+                cgt_skip("built without BPF");
+        if (geteuid() != 0)
+                cgt_skip("needs root to hand out capabilities");
+        if (faccessat(AT_FDCWD, "/sys/kernel/btf/vmlinux", R_OK, 0) < 0)
+                cgt_skip("the kernel has no BTF");
+        fflush(stdout);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+                _exit(bpf_capabilities_child());
+        status = wait_status(pid);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != UNPRIVILEGED_OK)
+                print_error("child with CAP_BPF and CAP_PERFMON ended with status 0x%x\n", status);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == UNPRIVILEGED_OK);
+}
+
 static void test_nobody_degrades(void **state) {
         (void)state;
         run_unprivileged(true);
@@ -563,6 +611,7 @@ int main(void) {
                  * these cases must be the first to call memwatch_new(). */
                 cmocka_unit_test(test_nobody_degrades),
                 cmocka_unit_test(test_root_without_bpf_capabilities_degrades),
+                cmocka_unit_test(test_bpf_capabilities_suffice),
                 BPF_TEST(test_cgroup_ids),
                 BPF_TEST(test_memcg_reclaim_names_the_cgroup),
                 BPF_TEST(test_oom_kill_names_the_victim),
