@@ -370,8 +370,12 @@ void executor_prover_relay(struct executor *e, struct task *t) {
         assert(t && t->state == TASK_WAITING);
 
         prove = (struct ipc_prove){.synth = t->synth};
-        if (!e->prover_ready || e->prover_sock < 0)
-                return; /* IPC_PROVER_READY relays it */
+        if (!e->prover_ready || e->prover_sock < 0) {
+                /* IPC_PROVER_READY relays it. */
+                log_info("Task %" PRIu64 " partition %u: synthesized, waiting for the prover",
+                         t->spec.task_id, t->spec.partition);
+                return;
+        }
         r = executor_task_ipc(&t->spec, &prove.task);
         if (r >= 0)
                 r = ipc_send(e->prover_sock, IPC_PROVE, &prove, sizeof(prove),
