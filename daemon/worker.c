@@ -32,12 +32,13 @@ static uint64_t now_usec(void) {
         return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* CUZK_TEST_WORKER_FAULT (tests only, see helper-main.h). */
-static void inject_fault(void) {
+/* CUZK_TEST_WORKER_FAULT (tests only, see helper-main.h). Returns 0, or -ENOMEM when an
+ * unbounded allocator is refused memory (RLIMIT_DATA) instead of being killed. */
+static int inject_fault(void) {
         const char *fault = getenv("CUZK_TEST_WORKER_FAULT");
 
         if (!fault || !*fault)
-                return;
+                return 0;
         log_warning("Test fault injection: %s", fault);
         if (strcmp(fault, "hang") == 0) {
                 for (;;)
@@ -48,15 +49,19 @@ static void inject_fault(void) {
                 abort();
         }
         if (strcmp(fault, "alloc-unbounded") == 0) {
-                for (;;) {
+                for (size_t total = 0;; total += 16u << 20) {
                         volatile char *p = malloc(16u << 20);
                         if (!p)
-                                continue; /* RLIMIT_DATA: keep trying until killed */
+                                return log_error_errno(ENOMEM,
+                                                       "Test fault injection: allocation refused "
+                                                       "after %zu MiB",
+                                                       total >> 20);
                         for (size_t i = 0; i < (16u << 20); i += 4096)
                                 p[i] = 1;
                 }
         }
         log_warning("Unknown CUZK_TEST_WORKER_FAULT=%s, ignored", fault);
+        return 0;
 }
 
 static int send_failure(int sock, uint64_t task_id, int error) {
@@ -103,10 +108,10 @@ int worker_main(int argc, char **argv) {
         message.task.circuit_path[PATH_MAX - 1] = 0;
         message.task.key_path[PATH_MAX - 1] = 0;
         message.task.witness_path[PATH_MAX - 1] = 0;
-        inject_fault();
-
         t0 = now_usec();
-        r = worker_synthesize(&message.task, &out);
+        r = inject_fault();
+        if (r >= 0)
+                r = worker_synthesize(&message.task, &out);
         if (r < 0) {
                 (void)send_failure(sock, message.task.task_id, r);
                 return 1;

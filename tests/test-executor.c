@@ -15,7 +15,9 @@
  *      the next task proves;
  *   6. a corrupt .wtns: EXECUTOR_FAILED_INPUT naming the file;
  *   7. cancel in synthesis and at the prover; -EBUSY when every worker
- *      cgroup is busy; -ENOENT for an unknown task.
+ *      cgroup is busy; -ENOENT for an unknown task;
+ *   8. without cgroups (RLIMIT_DATA): a task proves, an unbounded allocator
+ *      is refused memory and fails as a worker failure (not under ASan).
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -165,9 +167,9 @@ static int ctx_setup(void **state) {
         return 0;
 }
 
-static void ctx_start(struct ctx *c) {
+static void ctx_start_in(struct ctx *c, const cg_domain_t *in) {
         struct executor_options options = {
-                .domain = &domain,
+                .domain = in,
                 .max_workers = 2,
                 .prover_threads = 0,
                 .worker_slack_bytes = 64 * MiB,
@@ -175,6 +177,10 @@ static void ctx_start(struct ctx *c) {
         };
 
         assert_int_equal(executor_new(c->event, &options, &callbacks, c, &c->executor), 0);
+}
+
+static void ctx_start(struct ctx *c) {
+        ctx_start_in(c, &domain);
 }
 
 /* Stops the executor and checks that it left nothing behind. */
@@ -473,6 +479,31 @@ static void test_cancel(void **state) {
         ctx_stop(c);
 }
 
+static void test_rlimit_data(void **state) {
+        struct ctx *c = *state;
+        const cg_domain_t no_cgroups = {.enforcement = CG_ENFORCEMENT_RLIMIT_DATA,
+                                        .own_dirfd = -EBADF};
+
+#if defined(__SANITIZE_ADDRESS__)
+        /* AddressSanitizer cannot map its shadow memory within RLIMIT_DATA. */
+        skip();
+#endif
+        ctx_start_in(c, &no_cgroups);
+        submit_roomy(c, 13, &snarkjs_job, 0);
+        run_until_done(c, 1, 120);
+        expect_snarkjs_proof(&c->done[0]);
+
+        /* refused memory instead of being killed: a worker failure all the same */
+        setenv("CUZK_TEST_WORKER_FAULT", "alloc-unbounded", 1);
+        submit(c, 14, &snarkjs_job, 0, 16 * MiB, 16 * MiB);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        run_until_done(c, 2, 60);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_WORKER);
+        assert_false(c->done[1].oom_killed);
+        assert_non_null(strstr(c->done[1].message, "allocation refused"));
+        ctx_stop(c);
+}
+
 /* ---- the group ------------------------------------------------------------------------- */
 
 static char *tmp_path(const char *name) {
@@ -595,6 +626,7 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_prover_killed, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_rlimit_data, ctx_setup, ctx_teardown),
         };
         int r;
 
