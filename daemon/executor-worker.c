@@ -305,13 +305,16 @@ static int on_worker_pidfd(sd_event_source *s, int fd, uint32_t revents, void *u
         (void)s;
         (void)fd;
         (void)revents;
-        if (waitid(P_PID, (id_t)slot->pid, &si, WEXITED | WNOHANG) < 0 || si.si_pid == 0) {
-                /* Not exited after all (or reaped elsewhere): ECHILD leaves nothing to wait. */
-                if (errno != ECHILD)
+        if (waitid(P_PID, (id_t)slot->pid, &si, WEXITED | WNOHANG) < 0) {
+                /* Reaped by someone else (a SIGCHLD handler): the exit status is lost. */
+                if (errno != ECHILD) {
+                        log_error_errno(errno, "waitid for pid %d: %m", (int)slot->pid);
                         return 0;
+                }
                 si.si_code = CLD_KILLED;
                 si.si_status = SIGKILL;
-        }
+        } else if (si.si_pid == 0)
+                return 0; /* not exited after all */
         on_worker_exit(slot, &si);
         return 0;
 }
