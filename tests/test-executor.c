@@ -7,7 +7,8 @@
  *      vk and public.json is snarkjs's; abc_released comes before finished;
  *   2. a synthetic PCE task (partition 1 of 2) proves a 192-byte proof that
  *      verifies with the key made for it;
- *   3. a worker SIGKILLed mid-task: EXECUTOR_FAILED_WORKER, no OOM;
+ *   3. a worker SIGKILLed mid-task, and one that crashes: EXECUTOR_FAILED_WORKER,
+ *      no OOM;
  *   4. a worker allocating without bound in a small reservation is
  *      OOM-killed alone (oom_killed, the prover untouched); the next task
  *      proves;
@@ -362,6 +363,15 @@ static void test_worker_killed(void **state) {
         assert_false(c->done[0].oom_killed);
         assert_non_null(strstr(c->done[0].message, "signal 9"));
         assert_false(c->done[0].released_before);
+
+        /* one that crashes on its own */
+        setenv("CUZK_TEST_WORKER_FAULT", "crash", 1);
+        submit_roomy(c, 15, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        run_until_done(c, 2, 30);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_WORKER);
+        assert_false(c->done[1].oom_killed);
+        assert_non_null(strstr(c->done[1].message, "signal 11"));
         ctx_stop(c);
 }
 
