@@ -14,7 +14,7 @@
 #include "common/log.h"
 #include "daemon/executor.h"
 #include "formats/wtns.h"
-#include "formats/zkey.h"
+#include "formats/zkey-constraints.h"
 #include "zk/groth16.h"
 
 /* A memfd being filled: unmapped (and then sealed) when done. */
@@ -113,28 +113,23 @@ static int check_witness_length(const char *witness_path, const struct wtns *w,
         return 0;
 }
 
+/* Only the key's coefficient section is read: its points are the prover's. */
 static int synthesize_snarkjs(const struct ipc_task *task, struct worker_synth_output *ret) {
-        _cleanup_(zkey_freep) struct zkey *zk = NULL;
+        _cleanup_(zkey_constraints_free) struct zkey_constraints zc = {0};
         _cleanup_(wtns_freep) struct wtns *w = NULL;
-        _cleanup_(sparse_freep) struct sparse_matrix a = {0};
-        _cleanup_(sparse_freep) struct sparse_matrix b = {0};
-        struct groth16_constraints cs = {.a = &a, .b = &b, .c = NULL};
+        struct groth16_constraints cs = {.a = &zc.a, .b = &zc.b, .c = NULL};
         int r;
 
-        r = zkey_load(task->circuit_path, &zk);
+        r = zkey_constraints_load(task->circuit_path, &zc);
         if (r < 0)
                 return r;
         r = wtns_load(task->witness_path, &w);
         if (r < 0)
                 return r;
-        r = check_witness_length(task->witness_path, w, task->circuit_path, zk->n_vars);
+        r = check_witness_length(task->witness_path, w, task->circuit_path, zc.n_vars);
         if (r < 0)
                 return r;
-        r = zkey_to_groth16_matrices(zk, &a, &b);
-        if (r < 0)
-                return log_error_errno(r, "%s: cannot build the constraint matrices: %m",
-                                       task->circuit_path);
-        return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w, zk->log2_domain_size, ret);
+        return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w, zc.log2_domain_size, ret);
 }
 
 static int synthesize_pce(const struct ipc_task *task, struct worker_synth_output *ret) {

@@ -10,8 +10,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "points.h"
-
-#define ZKEY_MAX_VERSION 2
+#include "zkey-internal.h"
 
 enum {
         ZKEY_SECTION_PROTOCOL = 1,
@@ -31,8 +30,6 @@ enum {
         ZKEY_PROTOCOL_PLONK = 2,
         ZKEY_PROTOCOL_FFLONK = 10,
 };
-
-#define ZKEY_COEF_BYTES (3 * 4 + FR_BYTES)
 
 /*
  * The Fr element whose Montgomery limbs are 1 has the value R^-1 (R = 2^256):
@@ -67,7 +64,7 @@ static const char *protocol_name(uint32_t id) {
         return "unknown";
 }
 
-static int zkey_read_protocol(const struct binfile *bf) {
+int zkey_read_protocol(const struct binfile *bf) {
         struct bin_reader r;
         uint32_t protocol;
         int k;
@@ -85,7 +82,7 @@ static int zkey_read_protocol(const struct binfile *bf) {
         return bin_reader_expect_end(&r);
 }
 
-static int zkey_read_header(struct zkey *zk, const struct binfile *bf) {
+int zkey_read_header(struct zkey *zk, const struct binfile *bf) {
         struct bin_reader r;
         int k;
 
@@ -167,24 +164,78 @@ static int zkey_read_g2_section(const struct binfile *bf, uint32_t type, const c
         return k;
 }
 
-static int zkey_read_coefs(struct zkey *zk, const struct binfile *bf) {
+int zkey_coefs_section(const struct binfile *bf, uint32_t *ret_n_coefs,
+                       const uint8_t **ret_entries) {
         struct bin_reader r;
-        const uint8_t *in;
+        uint32_t n_coefs;
         int k;
 
         k = binfile_section(bf, ZKEY_SECTION_COEFS, "coefficients", &r);
         if (k < 0)
                 return k;
-        k = bin_read_u32(&r, "coefficient count", &zk->n_coefs);
+        k = bin_read_u32(&r, "coefficient count", &n_coefs);
         if (k < 0)
                 return k;
-        if (r.left / ZKEY_COEF_BYTES != zk->n_coefs || r.left % ZKEY_COEF_BYTES != 0)
+        if (r.left / ZKEY_COEF_BYTES != n_coefs || r.left % ZKEY_COEF_BYTES != 0)
                 return log_error_errno(EBADMSG,
                                        "%s: coefficients section has %" PRIu64
                                        " bytes after the count, expected %" PRIu32
                                        " entries of %d bytes",
-                                       bf->path, r.left, zk->n_coefs, ZKEY_COEF_BYTES);
-        k = bin_read_array(&r, "coefficients", zk->n_coefs, ZKEY_COEF_BYTES, &in);
+                                       bf->path, r.left, n_coefs, ZKEY_COEF_BYTES);
+        k = bin_read_array(&r, "coefficients", n_coefs, ZKEY_COEF_BYTES, ret_entries);
+        if (k < 0)
+                return k;
+        *ret_n_coefs = n_coefs;
+        return 0;
+}
+
+int zkey_coef_decode_indices(const struct zkey *zk, const char *path, uint32_t i,
+                             const uint8_t *entry, struct zkey_coef *ret) {
+        assert(zk);
+        assert(path);
+        assert(entry);
+        assert(ret);
+
+        ret->matrix = bin_le32(entry);
+        ret->constraint = bin_le32(entry + 4);
+        ret->signal = bin_le32(entry + 8);
+        if (ret->matrix > ZKEY_MATRIX_B)
+                return log_error_errno(EBADMSG,
+                                       "%s: coefficient %" PRIu32 ": matrix is %" PRIu32
+                                       ", expected 0 (A) or 1 (B)",
+                                       path, i, ret->matrix);
+        if (ret->constraint >= zk->domain_size)
+                return log_error_errno(EBADMSG,
+                                       "%s: coefficient %" PRIu32 ": constraint is %" PRIu32
+                                       ", expected < domainSize = %" PRIu32,
+                                       path, i, ret->constraint, zk->domain_size);
+        if (ret->signal >= zk->n_vars)
+                return log_error_errno(EBADMSG,
+                                       "%s: coefficient %" PRIu32 ": signal is %" PRIu32
+                                       ", expected < nVars = %" PRIu32,
+                                       path, i, ret->signal, zk->n_vars);
+        return 0;
+}
+
+int zkey_coef_decode(const struct zkey *zk, const char *path, uint32_t i, const uint8_t *entry,
+                     struct zkey_coef *ret) {
+        int k;
+
+        k = zkey_coef_decode_indices(zk, path, i, entry, ret);
+        if (k < 0)
+                return k;
+        if (!fr_from_mont_le_bytes(&ret->value, entry + 12))
+                return log_error_errno(EBADMSG, "%s: coefficient %" PRIu32 ": value is not below r",
+                                       path, i);
+        fr_mul(&ret->value, &ret->value, &FR_R_INVERSE);
+        return 0;
+}
+
+static int zkey_read_coefs(struct zkey *zk, const struct binfile *bf) {
+        const uint8_t *in;
+        int k;
+
+        k = zkey_coefs_section(bf, &zk->n_coefs, &in);
         if (k < 0)
                 return k;
 
@@ -194,32 +245,10 @@ static int zkey_read_coefs(struct zkey *zk, const struct binfile *bf) {
                                        bf->path, zk->n_coefs);
 
         for (uint32_t i = 0; i < zk->n_coefs; i++) {
-                const uint8_t *p = in + (size_t)i * ZKEY_COEF_BYTES;
-                struct zkey_coef *c = &zk->coefs[i];
-
-                c->matrix = bin_le32(p);
-                c->constraint = bin_le32(p + 4);
-                c->signal = bin_le32(p + 8);
-                if (c->matrix > ZKEY_MATRIX_B)
-                        return log_error_errno(EBADMSG,
-                                               "%s: coefficient %" PRIu32 ": matrix is %" PRIu32
-                                               ", expected 0 (A) or 1 (B)",
-                                               bf->path, i, c->matrix);
-                if (c->constraint >= zk->domain_size)
-                        return log_error_errno(EBADMSG,
-                                               "%s: coefficient %" PRIu32 ": constraint is %" PRIu32
-                                               ", expected < domainSize = %" PRIu32,
-                                               bf->path, i, c->constraint, zk->domain_size);
-                if (c->signal >= zk->n_vars)
-                        return log_error_errno(EBADMSG,
-                                               "%s: coefficient %" PRIu32 ": signal is %" PRIu32
-                                               ", expected < nVars = %" PRIu32,
-                                               bf->path, i, c->signal, zk->n_vars);
-                if (!fr_from_mont_le_bytes(&c->value, p + 12))
-                        return log_error_errno(EBADMSG,
-                                               "%s: coefficient %" PRIu32 ": value is not below r",
-                                               bf->path, i);
-                fr_mul(&c->value, &c->value, &FR_R_INVERSE);
+                k = zkey_coef_decode(zk, bf->path, i, in + (size_t)i * ZKEY_COEF_BYTES,
+                                     &zk->coefs[i]);
+                if (k < 0)
+                        return k;
         }
         return 0;
 }
