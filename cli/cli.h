@@ -3,6 +3,12 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zk/groth16.h"
+
+struct pce;
 
 /* Exit statuses of every cuzk subcommand. */
 enum {
@@ -39,3 +45,44 @@ bool cli_wants_help(int argc, char **argv, const char *usage);
 /* Exit status for a negative errno from a loader: memory and I/O failures are
  * internal, everything else is bad input. */
 int cli_exit_for_error(int r);
+
+/* One option of a subcommand that takes only options (cli-options.c):
+ * --NAME VALUE (or --NAME=VALUE) stores VALUE in *value; with value NULL,
+ * --NAME is a flag that sets *flag. */
+struct cli_option {
+        const char *name;
+        const char **value;
+        bool *flag;
+        bool required;
+};
+/*
+ * Parses argv (argv[0] is the subcommand, e.g. "setup") against options,
+ * restarting getopt. Nothing but the options may follow. On a usage error
+ * prints what is wrong to stderr (with usage when an option or argument is
+ * missing or extra) and returns -EINVAL; 0 otherwise.
+ */
+int cli_parse_options(int argc, char **argv, const char *command, const struct cli_option *options,
+                      size_t n_options, const char *usage);
+
+/* Loads the proof of `cuzk verify` from a file (cmd-verify.c). */
+typedef int (*cli_proof_loader_fn)(const char *path, struct groth16_proof *ret);
+/*
+ * The tail of `cuzk verify` once the key is loaded: loads the public inputs
+ * (public.json) and the proof, checks their count against the key's, verifies
+ * and prints OK or INVALID. Returns the exit status.
+ */
+int cli_verify_with_key(const struct groth16_vk *vk, const char *vk_path, const char *public_path,
+                        const char *proof_path, cli_proof_loader_fn load_proof);
+
+/* What a bellperson key file looks like from its size and IC count alone
+ * (cmd-verify-bellperson.c); decides without logging anything. */
+enum cli_bellperson_kind {
+        CLI_BELLPERSON_NONE,
+        CLI_BELLPERSON_VK,     /* exactly a verifying key */
+        CLI_BELLPERSON_PARAMS, /* a verifying key and more: a .params file */
+};
+enum cli_bellperson_kind cli_bellperson_kind(const uint8_t *data, size_t size);
+
+/* The `key: value` lines of a checked PCE file after its name and size,
+ * shared by `cuzk info` and `cuzk pce info` (cmd-info.c). */
+void cli_print_pce_info(const struct pce *pce);

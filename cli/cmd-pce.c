@@ -208,7 +208,6 @@ static int pce_synth(int argc, char **argv, const struct cli_options *opts) {
 }
 
 static int pce_info(int argc, char **argv, const struct cli_options *opts) {
-        static const char *const names[PCE_N_MATRICES] = {"A", "B", "C"};
         _cleanup_(pce_freep) struct pce *pce = NULL;
         int r;
 
@@ -224,25 +223,8 @@ static int pce_info(int argc, char **argv, const struct cli_options *opts) {
         if (r < 0)
                 return cli_exit_for_error(r);
 
-        printf("file: %s\ntype: cuzk precompiled constraints (.pce)\nversion: %d\n", argv[1],
-               PCE_FILE_VERSION);
-        printf("size_bytes: %" PRIu64 "\nmemory_bytes: %" PRIu64 "\n", pce_file_bytes(pce),
-               pce_memory_bytes(pce));
-        printf("rows: %" PRIu32 "\nconstraints: %" PRIu32 "\ninput_rows: %s\n", pce->n_rows,
-               pce_n_constraints(pce), pce->flags & PCE_INPUT_ROWS ? "yes" : "no");
-        printf("domain_size: %" PRIu64 " (2^%u)\n", (uint64_t)1 << pce_log_domain_size(pce),
-               pce_log_domain_size(pce));
-        printf("wires: %" PRIu32 "\npublic_inputs: %" PRIu32 "\nprivate_wires: %" PRIu32 "\n",
-               pce->n_cols, pce->n_public, pce->n_cols - pce->n_public - 1);
-        for (size_t k = 0; k < PCE_N_MATRICES; k++)
-                printf("terms_%s: %" PRIu64 " (%.4f per row), %" PRIu32
-                       " distinct coefficients, %" PRIu32 "-byte ids\n",
-                       names[k], pce->m[k].n_terms,
-                       pce->n_rows ? (double)pce->m[k].n_terms / pce->n_rows : 0.0,
-                       pce->m[k].n_values, pce->m[k].id_bytes);
-        printf("a_density: %.4f (%" PRIu64 " of %" PRIu32 " wires)\n", pce_a_density(pce),
-               pce->density_count[0], pce->n_cols);
-        printf("b_aux_density: %.4f\n", pce_b_aux_density(pce));
+        printf("file: %s\nsize_bytes: %" PRIu64 "\n", argv[1], pce_file_bytes(pce));
+        cli_print_pce_info(pce);
         return EXIT_OK;
 }
 

@@ -4,7 +4,6 @@
  *            [--format filecoin|snarkjs] [--public OUT.json]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -43,57 +42,22 @@ struct prove_args {
 };
 
 static int parse_args(int argc, char **argv, struct prove_args *ret) {
-        static const struct option options[] = {
-                {"pce", required_argument, NULL, 'p'},
-                {"params", required_argument, NULL, 'P'},
-                {"witness", required_argument, NULL, 'w'},
-                {"proof", required_argument, NULL, 'o'},
-                {"format", required_argument, NULL, 'f'},
-                {"public", required_argument, NULL, 'u'},
-                {0, 0, 0, 0},
-        };
+        const char *format = NULL;
         struct prove_args a = {.format = PROOF_FILECOIN};
-        int c;
+        const struct cli_option options[] = {
+                {"pce", &a.pce_path, NULL, true},         {"params", &a.params_path, NULL, true},
+                {"witness", &a.witness_path, NULL, true}, {"proof", &a.proof_path, NULL, true},
+                {"format", &format, NULL, false},         {"public", &a.public_path, NULL, false},
+        };
+        int r;
 
-        optind = 0; /* the main parser used getopt already: start afresh */
-        while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
-                switch (c) {
-                case 'p':
-                        a.pce_path = optarg;
-                        break;
-                case 'P':
-                        a.params_path = optarg;
-                        break;
-                case 'w':
-                        a.witness_path = optarg;
-                        break;
-                case 'o':
-                        a.proof_path = optarg;
-                        break;
-                case 'u':
-                        a.public_path = optarg;
-                        break;
-                case 'f':
-                        if (!strcmp(optarg, "filecoin"))
-                                a.format = PROOF_FILECOIN;
-                        else if (!strcmp(optarg, "snarkjs"))
-                                a.format = PROOF_SNARKJS;
-                        else {
-                                fprintf(stderr,
-                                        "cuzk prove: --format %s: expected filecoin or snarkjs\n",
-                                        optarg);
-                                return -EINVAL;
-                        }
-                        break;
-                default:
-                        fputs("Try 'cuzk prove --help'.\n", stderr);
-                        return -EINVAL;
-                }
-        }
-        if (optind != argc || !a.pce_path || !a.params_path || !a.witness_path || !a.proof_path) {
-                fprintf(stderr,
-                        "cuzk prove: --pce, --params, --witness and --proof are required\n%s",
-                        usage);
+        r = cli_parse_options(argc, argv, "prove", options, ELEMENTSOF(options), usage);
+        if (r < 0)
+                return r;
+        if (format && !strcmp(format, "snarkjs"))
+                a.format = PROOF_SNARKJS;
+        else if (format && strcmp(format, "filecoin")) {
+                fprintf(stderr, "cuzk prove: --format %s: expected filecoin or snarkjs\n", format);
                 return -EINVAL;
         }
         *ret = a;

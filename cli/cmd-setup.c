@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk [--timing-only] [--seed HEX] */
+#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,60 +40,23 @@ struct setup_args {
 };
 
 static int parse_args(int argc, char **argv, struct setup_args *ret) {
-        static const struct option options[] = {
-                {"pce", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
-                {"vk", required_argument, NULL, 'k'},   {"timing-only", no_argument, NULL, 'T'},
-                {"seed", required_argument, NULL, 's'}, {0, 0, 0, 0},
-        };
         struct setup_args a = {0};
-        int c;
+        const struct cli_option options[] = {
+                {"pce", &a.pce_path, NULL, true},   {"params", &a.params_path, NULL, true},
+                {"vk", &a.vk_path, NULL, true},     {"timing-only", NULL, &a.timing_only, false},
+                {"seed", &a.seed_hex, NULL, false},
+        };
+        int r;
 
-        optind = 0; /* the main parser used getopt already: start afresh */
-        while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
-                switch (c) {
-                case 'p':
-                        a.pce_path = optarg;
-                        break;
-                case 'P':
-                        a.params_path = optarg;
-                        break;
-                case 'k':
-                        a.vk_path = optarg;
-                        break;
-                case 'T':
-                        a.timing_only = true;
-                        break;
-                case 's':
-                        a.seed_hex = optarg;
-                        break;
-                default:
-                        fputs("Try 'cuzk setup --help'.\n", stderr);
-                        return -EINVAL;
-                }
-        }
-        if (optind != argc || !a.pce_path || !a.params_path || !a.vk_path) {
-                fprintf(stderr,
-                        "cuzk setup: --pce, --params and --vk are required, and "
-                        "nothing else\n%s",
-                        usage);
-                return -EINVAL;
-        }
+        r = cli_parse_options(argc, argv, "setup", options, ELEMENTSOF(options), usage);
+        if (r < 0)
+                return r;
         if (a.timing_only && a.seed_hex) {
                 fputs("cuzk setup: --seed has no meaning with --timing-only\n", stderr);
                 return -EINVAL;
         }
         *ret = a;
         return 0;
-}
-
-static int hex_digit(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
 }
 
 static int parse_seed(const char *hex, uint8_t seed[SEED_MAX_BYTES], size_t *ret_bytes) {
@@ -110,14 +73,15 @@ static int parse_seed(const char *hex, uint8_t seed[SEED_MAX_BYTES], size_t *ret
                 return -EINVAL;
         }
         for (size_t i = 0; i < len / 2; i++) {
-                int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+                const char byte[3] = {hex[2 * i], hex[2 * i + 1], 0};
 
-                if (hi < 0 || lo < 0) {
-                        fprintf(stderr, "cuzk setup: --seed %s: '%c%c' is not a hex byte\n", hex,
-                                hex[2 * i], hex[2 * i + 1]);
+                /* isxdigit() first: strtoul() would take a sign or a blank. */
+                if (!isxdigit((unsigned char)byte[0]) || !isxdigit((unsigned char)byte[1])) {
+                        fprintf(stderr, "cuzk setup: --seed %s: '%s' is not a hex byte\n", hex,
+                                byte);
                         return -EINVAL;
                 }
-                seed[i] = (uint8_t)(hi << 4 | lo);
+                seed[i] = (uint8_t)strtoul(byte, NULL, 16);
         }
         *ret_bytes = len / 2;
         return 0;

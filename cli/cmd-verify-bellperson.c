@@ -16,21 +16,35 @@
 /*
  * A bellperson .vk is binary and exactly as long as its IC count says (the
  * count sits at a fixed offset, after the timing-only marker if any); a
- * JSON key is text. Decides without logging anything.
+ * .params file starts with one and goes on with its five sections (at least
+ * their counts); a JSON key is text.
  */
+enum cli_bellperson_kind cli_bellperson_kind(const uint8_t *data, size_t size) {
+        size_t marker = bellperson_timing_only_marker_bytes(data, size);
+        uint64_t vk_bytes;
+        uint32_t n_ic;
+
+        /* alpha_g1 comes first, uncompressed: its compression flag is clear. */
+        if (size < marker + BELLPERSON_VK_FIXED_BYTES || (data[marker] & 0x80))
+                return CLI_BELLPERSON_NONE;
+        n_ic = bellperson_be32(data + marker + BELLPERSON_VK_FIXED_BYTES - 4);
+        if (n_ic == 0)
+                return CLI_BELLPERSON_NONE;
+        vk_bytes = marker + bellperson_vk_bytes(n_ic - 1);
+        if (size == vk_bytes)
+                return CLI_BELLPERSON_VK;
+        if (size >= vk_bytes + 5 * 4)
+                return CLI_BELLPERSON_PARAMS;
+        return CLI_BELLPERSON_NONE;
+}
+
 bool cli_is_bellperson_vk(const char *path) {
         struct bellperson_map map;
-        size_t marker;
-        bool is_vk = false;
+        bool is_vk;
 
         if (bellperson_map_file(path, &map) < 0)
                 return false;
-        marker = bellperson_timing_only_marker_bytes(map.data, map.size);
-        if (map.size >= marker + BELLPERSON_VK_FIXED_BYTES) {
-                uint32_t n_ic = bellperson_be32(map.data + marker + BELLPERSON_VK_FIXED_BYTES - 4);
-
-                is_vk = n_ic > 0 && map.size == marker + bellperson_vk_bytes(n_ic - 1);
-        }
+        is_vk = cli_bellperson_kind(map.data, map.size) == CLI_BELLPERSON_VK;
         bellperson_unmap_file(&map);
         return is_vk;
 }
@@ -53,9 +67,6 @@ static int load_proof(const char *path, struct groth16_proof *ret) {
 
 int cmd_verify_bellperson(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(bellperson_vk_freep) struct bellperson_vk *vk = NULL;
-        _cleanup_free_ fr_t *pub = NULL;
-        struct groth16_proof proof;
-        size_t n_pub;
         int r;
 
         (void)opts;
@@ -70,27 +81,5 @@ int cmd_verify_bellperson(int argc, char **argv, const struct cli_options *opts)
                 fprintf(stderr, "%s: %s\n", argv[1], BELLPERSON_TIMING_ONLY_REFUSAL);
                 return EXIT_BAD_INPUT;
         }
-        r = snarkjs_public_load(argv[2], &pub, &n_pub);
-        if (r < 0)
-                return cli_exit_for_error(r);
-        r = load_proof(argv[3], &proof);
-        if (r < 0)
-                return cli_exit_for_error(r);
-        if (n_pub != vk->vk.n_public) {
-                fprintf(stderr, "%s: %zu public inputs, the verifying key %s expects %u\n", argv[2],
-                        n_pub, argv[1], vk->vk.n_public);
-                return EXIT_BAD_INPUT;
-        }
-
-        r = groth16_verify(&vk->vk, pub, &proof);
-        if (r < 0) {
-                fprintf(stderr, "cuzk verify: %s\n", strerror(-r));
-                return EXIT_INTERNAL;
-        }
-        if (!r) {
-                puts("INVALID");
-                return EXIT_INVALID_PROOF;
-        }
-        puts("OK");
-        return EXIT_OK;
+        return cli_verify_with_key(&vk->vk, argv[1], argv[2], argv[3], load_proof);
 }
