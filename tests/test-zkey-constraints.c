@@ -253,7 +253,7 @@ static void test_flipped_bytes(void **state) {
 
         (void)state;
         n = parse_sections(data, size, s);
-        load_constraints(path, &original);
+        load_reference(path, &original);
         assert_int_equal(original.r, 0);
         fd = memfd_with(data, size, mpath);
 
@@ -348,8 +348,8 @@ static void test_named_faults(void **state) {
 
 /*
  * Every point section overwritten with garbage (not points of the curve):
- * zkey_load refuses the key, zkey_constraints_load gives the matrices of
- * the intact key, so it did not read them.
+ * zkey_load refuses the key, zkey_constraints_load gives the matrices that
+ * zkey_load gives for the intact key, so it did not read them.
  */
 static void test_points_not_read(void **state) {
         (void)state;
@@ -362,7 +362,7 @@ static void test_points_not_read(void **state) {
                 char mpath[64];
                 int fd;
 
-                load_constraints(path, &original);
+                load_reference(path, &original);
                 assert_int_equal(original.r, 0);
                 n = parse_sections(data, size, s);
                 for (size_t j = 0; j < n; j++)
