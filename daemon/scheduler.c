@@ -203,8 +203,22 @@ static void admit(struct scheduler *s) {
                                 (void)circuit_unref(s, job->shape.circuit_id);
                                 if (r == -EBUSY)
                                         return;
+                                /* The worker died before it took the task (a kill, fork
+                                 * failing): an attempt like any other worker death. */
+                                p->attempts++;
+                                s->stats.worker_failures++;
+                                if (p->attempts < s->max_attempts) {
+                                        s->stats.partition_retries++;
+                                        log_warning("job %s partition %u: attempt %u of %u could "
+                                                    "not be started (%s); queued again",
+                                                    job->id, i, p->attempts, s->max_attempts,
+                                                    strerror(-r));
+                                        kick(s); /* from the loop, not in this pass */
+                                        return;
+                                }
                                 snprintf(message, sizeof(message),
-                                         "partition %u could not be started: %s", i, strerror(-r));
+                                         "partition %u could not be started in %u attempts: %s", i,
+                                         p->attempts, strerror(-r));
                                 end_job(s, job, JOB_FAILED, message);
                                 j--; /* the job may have left the list */
                                 break;

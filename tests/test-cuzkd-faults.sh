@@ -7,10 +7,11 @@
 # Usage: test-cuzkd-faults.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
 source "$(dirname "$0")/test-cuzkd-lib.sh"
 
+make_cgroup || echo "note: no memory cgroup of our own; workers are found with pgrep"
 start_cuzkd --max-workers 1 --budget 1G
 
 # The job's status and error lines from AwaitProof.
-await_text() { ctl await "$1" 2>&1; }
+await_text() { ctl await -w 30000 "$1" 2>&1; }
 
 # A .zkey whose header is garbage: refused at submission, naming the file.
 cp "$ZKEY" "$DIR/bad-header.zkey"
@@ -50,22 +51,38 @@ for j in "${jobs[@]}"; do
 done
 check "the abandoned await is forgotten" test "$(metric cuzk_await_calls)" = 0
 
-# SIGKILL of the worker while it synthesizes.
-jobs=()
-for i in 1 2 3 4 5 6; do jobs+=("$(submit_job)"); done
-killed=
-for _ in $(seq 3000); do
-        worker=$(pgrep -P "$CUZKD_PID" -f -- '--worker' | head -n1)
-        if [ -n "$worker" ]; then
-                kill -KILL "$worker" 2>/dev/null && killed=$worker && break
+# SIGKILL of the worker while it synthesizes. A worker lives a fraction of a second and
+# may already have handed its result over when the signal lands: up to 5 rounds, until
+# one kill costs a partition its attempt (the log says so); every job must complete.
+retried=0
+for round in 1 2 3 4 5; do
+        jobs=()
+        for i in 1 2 3; do jobs+=("$(submit_job)"); done
+        killed=
+        end=$((SECONDS + 10))
+        while [ -z "$killed" ] && [ "$SECONDS" -lt "$end" ]; do
+                worker=
+                if [ -n "$CG" ]; then
+                        # The worker cgroup's member list: a builtin read, fast enough to catch
+                        # a worker that lives a tenth of a second.
+                        read -r worker <"$CG/synth/w0/cgroup.procs" 2>/dev/null
+                else
+                        worker=$(pgrep -P "$CUZKD_PID" -f -- '--worker' | head -n1)
+                fi
+                [ -n "$worker" ] && kill -KILL "$worker" 2>/dev/null && killed=$worker
+        done
+        [ -n "$killed" ] || fail "round $round: no worker found to kill"
+        for j in "${jobs[@]}"; do
+                check "round $round: job $j completes although worker $killed was killed" await_verified "$j"
+        done
+        if grep -qE "attempt 1 of 3 (failed \(synthesis worker|could not be started)" "$LOG"; then
+                retried=1
+                echo "round $round: the SIGKILL of worker $killed cost its partition an attempt"
+                break
         fi
-        sleep 0.01
+        echo "round $round: worker $killed had finished its work when killed"
 done
-check "a worker was found and SIGKILLed mid-job ($killed)" test -n "$killed"
-for j in "${jobs[@]}"; do
-        check "job $j completes despite the killed worker" await_verified "$j"
-done
-check "the killed worker's partition was retried" wait_log "attempt 1 of 3 failed" 5
+check "a worker killed mid-partition: the partition was retried" test "$retried" = 1
 check "the retry is counted" test "$(metric cuzk_partition_retries_total)" -ge 1
 
 # SIGKILL of the prover while jobs are in flight.

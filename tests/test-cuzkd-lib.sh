@@ -109,6 +109,8 @@ cleanup() {
         rm -rf "$DIR"
 }
 trap cleanup EXIT
+# meson stops a test that runs too long with SIGTERM: clean up then too.
+trap 'exit 1' TERM INT
 
 ctl() { "$CUZKCTL" -s "$SOCK" "$@"; }
 ctl_quiet() { ctl "$@" >/dev/null; }
@@ -127,7 +129,7 @@ metric() { ctl metrics | awk -v name="$1" '$1 == name { print $2 }'; }
 # Awaits job $1 and checks that it completed with a proof that verifies.
 await_verified() {
         local job=$1 out
-        out=$(ctl await "$job") || { echo "$out"; return 1; }
+        out=$(ctl await -w 30000 "$job") || { echo "$out"; return 1; }
         printf '%s\n' "$out" | awk -v proof="$DIR/$job.proof.json" -v pub="$DIR/$job.public.json" '
                 /^proof json: / { p = 1; sub(/^proof json: /, "") }
                 /^public json: / { p = 0; q = 1; sub(/^public json: /, "") }

@@ -26,12 +26,17 @@ static struct {
         unsigned slots;
         uint64_t cancelled[MAX_TASKS];
         size_t n_cancelled;
+        unsigned fail_submits; /* the next ones fail with -EPIPE (a worker dead at start) */
 } fake;
 
 int executor_submit(struct executor *executor, const struct executor_task *task) {
         unsigned busy = 0;
 
         (void)executor;
+        if (fake.fail_submits > 0) {
+                fake.fail_submits--;
+                return -EPIPE;
+        }
         for (size_t i = 0; i < fake.n_tasks; i++)
                 busy += fake.running[i];
         if (busy >= fake.slots)
@@ -258,7 +263,22 @@ static void test_retries(void **state) {
         finish(c, task_of(ok, 0), EXECUTOR_OK, NULL);
         assert_int_equal(ok->state, JOB_COMPLETED);
 
-        bad = add_job(c, "bad", 0, 2, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
+        /* A worker that dies before it takes its task costs an attempt too. */
+        fake.fail_submits = 2;
+        ok = add_job(c, "late", 0, 2, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
+        dispatch(c);
+        assert_int_equal(ok->state, JOB_RUNNING);
+        assert_int_equal(ok->partitions[0].attempts, 3);
+        finish(c, task_of(ok, 0), EXECUTOR_OK, NULL);
+        assert_int_equal(ok->state, JOB_COMPLETED);
+        fake.fail_submits = 3;
+        bad = add_job(c, "never", 0, 3, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
+        dispatch(c);
+        assert_int_equal(bad->state, JOB_FAILED);
+        assert_string_equal(bad->error_message,
+                            "partition 0 could not be started in 3 attempts: Broken pipe");
+
+        bad = add_job(c, "bad", 0, 4, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
         dispatch(c);
         for (int i = 0; i < 3; i++)
                 finish(c, task_of(bad, 0), EXECUTOR_FAILED_WORKER, "worker OOM-killed");
