@@ -21,6 +21,11 @@ void zkey_constraints_free(struct zkey_constraints *cs) {
         memset(cs, 0, sizeof(*cs));
 }
 
+uint64_t zkey_constraints_bytes(uint64_t n_coefs, uint32_t domain_size) {
+        return n_coefs * (sizeof(uint32_t) + sizeof(fr_t)) +
+               2 * ((uint64_t)domain_size + 1) * sizeof(uint64_t);
+}
+
 /*
  * First pass: checks every entry's indices and counts the terms of each row
  * of each matrix into row_start[row + 1], so that the terms can be written

@@ -32,3 +32,13 @@ struct zkey_constraints {
 int zkey_constraints_load(const char *path, struct zkey_constraints *ret);
 /* Frees both matrices and zeroes *cs; usable with _cleanup_(). */
 void zkey_constraints_free(struct zkey_constraints *cs);
+
+/*
+ * The bytes zkey_constraints_load() keeps for a key with n_coefs entries in
+ * its coefficient section (section 4 starts with the count) and this domain
+ * size: per term a column (u32) and a coefficient (fr_t), per matrix
+ * domain_size + 1 row starts (u64). Its peak is this figure plus the
+ * coefficient section's pages of the mapping (clean page cache, 44 bytes a
+ * term); what a supervisor can reserve for a worker from the headers alone.
+ */
+uint64_t zkey_constraints_bytes(uint64_t n_coefs, uint32_t domain_size);

@@ -185,6 +185,13 @@ static void test_same_matrices(void **state) {
                 assert_int_equal(got.r, 0);
                 assert_int_equal(got.n_messages, 0);
                 assert_same_constraints(&ref.cs, &got.cs);
+                /* What a supervisor would reserve is what is allocated. */
+                assert_int_equal(zkey_constraints_bytes(sparse_n_terms(&got.cs.a) +
+                                                                sparse_n_terms(&got.cs.b),
+                                                        got.cs.domain_size),
+                                 2 * ((uint64_t)got.cs.domain_size + 1) * sizeof(uint64_t) +
+                                         (sparse_n_terms(&got.cs.a) + sparse_n_terms(&got.cs.b)) *
+                                                 (sizeof(uint32_t) + sizeof(fr_t)));
                 /* Not a vacuous comparison: every fixture constrains something. */
                 assert_true(sparse_n_terms(&got.cs.a) > 0);
                 assert_true(sparse_n_terms(&got.cs.b) > 0);
