@@ -40,15 +40,16 @@ int budget_parse_meminfo(const char *text, uint64_t *ret_bytes) {
 }
 
 static int read_mem_total(uint64_t *ret_bytes) {
-        _cleanup_fclose_ FILE *f = NULL;
         char text[4096];
         size_t n;
+        FILE *f;
         int r;
 
         f = fopen("/proc/meminfo", "re");
         if (!f)
                 return log_error_errno(errno, "Failed to open /proc/meminfo: %m");
         n = fread(text, 1, sizeof(text) - 1, f);
+        fclose(f);
         text[n] = '\0';
         r = budget_parse_meminfo(text, ret_bytes);
         if (r < 0)
