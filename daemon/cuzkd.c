@@ -21,6 +21,7 @@
 #include <systemd/sd-event.h>
 
 #include "cgroup/cg-domain.h"
+#include "cgroup/cg-tree.h"
 #include "cgroup/hierarchy.h"
 #include "common/cleanup.h"
 #include "common/log.h"
@@ -258,6 +259,16 @@ static int setup_domain(struct cuzkd *d, cg_hierarchy_t *hierarchy, cg_domain_t 
         if (domain->enforcement != CG_ENFORCEMENT_RLIMIT_DATA) {
                 snprintf(d->cgroup_dir, sizeof(d->cgroup_dir), "%s", domain->own_path);
                 d->cgroup_v2 = domain->enforcement == CG_ENFORCEMENT_V2;
+        }
+        if (domain->enforcement == CG_ENFORCEMENT_V2) {
+                _cleanup_close_ int supervisor_fd = -EBADF;
+
+                /* The no-internal-process rule: our cgroup gets children (synth/, the
+                 * prover's) with the memory controller, so we live in supervisor/. */
+                r = cg_move_self_into(domain->own_dirfd, "supervisor", &supervisor_fd);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to move cuzkd into %s/supervisor: %m",
+                                               domain->own_path);
         }
         return 0;
 }
