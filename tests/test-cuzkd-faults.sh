@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Faults, with the daemon serving on after each: a corrupt .zkey (header: refused at
 # submission, naming the file; body: the job fails naming it), a corrupt .wtns (the job
-# fails naming it), a client that disconnects mid-await, and SIGKILL of a worker and of
-# the prover mid-job (the partition is retried and the job completes).
+# fails naming it), a client that disconnects mid-await, SIGKILL of a worker and of the
+# prover mid-job (the partition is retried and the job completes), and workers that
+# allocate without bound (OOM-killed in their cgroup; the job fails after MaxAttempts).
 # Usage: test-cuzkd-faults.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
 source "$(dirname "$0")/test-cuzkd-lib.sh"
 
@@ -43,7 +44,7 @@ check "the daemon still proves after bad input" await_verified "$(submit_job)"
 
 # A client that goes away while it awaits a queued job.
 jobs=()
-for i in 1 2 3 4; do jobs+=("$(submit_job)"); done
+for _ in 1 2 3 4; do jobs+=("$(submit_job)"); done
 timeout -s KILL 0.3 "$CUZKCTL" -s "$SOCK" await "${jobs[3]}" >/dev/null 2>&1
 check "the daemon answers GetStatus after the client went away" ctl_quiet status
 for j in "${jobs[@]}"; do
@@ -57,7 +58,7 @@ check "the abandoned await is forgotten" test "$(metric cuzk_await_calls)" = 0
 retried=0
 for round in 1 2 3 4 5; do
         jobs=()
-        for i in 1 2 3; do jobs+=("$(submit_job)"); done
+        for _ in 1 2 3; do jobs+=("$(submit_job)"); done
         killed=
         end=$((SECONDS + 10))
         while [ -z "$killed" ] && [ "$SECONDS" -lt "$end" ]; do
@@ -88,7 +89,7 @@ check "the retry is counted" test "$(metric cuzk_partition_retries_total)" -ge 1
 # SIGKILL of the prover while jobs are in flight.
 prover=$(pgrep -P "$CUZKD_PID" -f -- '--prover' | head -n1)
 jobs=()
-for i in 1 2 3 4 5 6; do jobs+=("$(submit_job)"); done
+for _ in 1 2 3 4 5 6; do jobs+=("$(submit_job)"); done
 sleep 0.3
 check "the prover ($prover) was SIGKILLed mid-batch" kill -KILL "$prover"
 for j in "${jobs[@]}"; do
@@ -96,4 +97,22 @@ for j in "${jobs[@]}"; do
 done
 check "the prover was restarted" test "$(metric cuzk_prover_restarts_total)" -ge 1
 check "the daemon is the same process" kill -0 "$CUZKD_PID"
+
+# Workers that allocate without bound (the executor's test fault): each attempt is
+# OOM-killed in its worker cgroup, the job fails cleanly after MaxAttempts, the daemon
+# serves on.
+if [ -n "$CG" ]; then
+        stop_cuzkd
+        export CUZK_TEST_WORKER_FAULT=alloc-unbounded
+        start_cuzkd --max-workers 1 --budget 1G
+        unset CUZK_TEST_WORKER_FAULT
+        job=$(submit_job)
+        out=$(await_text "$job")
+        check "a job whose workers allocate without bound fails" grep -q "^status: FAILED" <<<"$out"
+        check "its error says why: $(grep '^error' <<<"$out")" \
+                grep -qE "^error: partition 0 failed 3 times; the last: .*(OOM|memory)" <<<"$out"
+        check "the OOM kills are counted ($(metric cuzk_worker_oom_kills_total))" \
+                test "$(metric cuzk_worker_oom_kills_total)" -ge 1
+        check "the daemon serves on after the OOM kills" ctl_quiet status
+fi
 finish

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: Apache-2.0
 # Shared by the test-cuzkd-*.sh integration tests (sourced, bash): a real
 # cuzkd on a temporary socket and spool, in a v1/v2 memory cgroup of its own
@@ -7,6 +8,7 @@
 # The sourcing script is run as: SCRIPT CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
 
 set -u
+# shellcheck disable=SC2034 # CUZK_BENCH: for the scripts that source this
 CUZKD=$1 CUZKCTL=$2 CUZK_BENCH=$3 CUZK=$4 FIXTURES=$5
 TEST_NAME=$(basename "$0" .sh)
 DIR=$(mktemp -d "/tmp/$TEST_NAME-XXXXXX")
