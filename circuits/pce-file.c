@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic-file.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "formats/bellperson_io.h"
@@ -143,9 +144,7 @@ static void encode_header(const struct pce *pce, const struct layout *l, uint32_
  * is computed; the header goes in last, then the file gets its name. */
 struct writer {
         const char *path;
-        char *tmp_path;
-        int fd;
-        bool renamed;
+        struct atomic_file file; /* deleted unless renamed */
         uint8_t *buf;
         size_t used;
         uint64_t offset; /* of the next byte */
@@ -153,31 +152,16 @@ struct writer {
 };
 
 static void writer_done(struct writer *w) {
-        if (w->fd >= 0)
-                close(w->fd);
-        if (w->tmp_path && !w->renamed)
-                (void)unlink(w->tmp_path);
-        free(w->tmp_path);
+        atomic_file_close(&w->file);
         free(w->buf);
 }
 
-static int write_all(struct writer *w, const void *data, size_t n, uint64_t offset) {
-        const uint8_t *p = data;
+/* At the file position: the body goes out in order. */
+static int write_all(struct writer *w, const void *data, size_t n) {
+        int r = atomic_file_append(&w->file, data, n);
 
-        while (n > 0) {
-                ssize_t k = pwrite(w->fd, p, n, (off_t)offset);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0)
-                        return log_error_errno(errno, "%s: cannot write %s: %m", w->path,
-                                               w->tmp_path);
-                if (k == 0)
-                        return log_error_errno(EIO, "%s: write to %s made no progress", w->path,
-                                               w->tmp_path);
-                p += k;
-                n -= (size_t)k;
-                offset += (uint64_t)k;
-        }
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot write %s: %m", w->path, w->file.tmp_name);
         return 0;
 }
 
@@ -185,7 +169,7 @@ static int writer_flush(struct writer *w) {
         int r;
 
         pce_checksum_update(&w->checksum, w->buf, w->used);
-        r = write_all(w, w->buf, w->used, w->offset - w->used);
+        r = write_all(w, w->buf, w->used);
         w->used = 0;
         return r;
 }
@@ -199,7 +183,7 @@ static int writer_put(struct writer *w, const void *data, uint64_t n) {
                 if (r < 0)
                         return r;
                 pce_checksum_update(&w->checksum, data, n);
-                r = write_all(w, data, (size_t)n, w->offset);
+                r = write_all(w, data, (size_t)n);
                 w->offset += n;
                 return r;
         }
@@ -240,31 +224,29 @@ static int write_matrix(struct writer *w, const struct pce *pce, const struct pc
 }
 
 int pce_save(const struct pce *pce, const char *path) {
-        _cleanup_(writer_done) struct writer w = {.path = path, .fd = -EBADF};
+        _cleanup_(writer_done) struct writer w = {
+                .path = path,
+                .file = {.fd = -EBADF, .dir_fd = -EBADF},
+        };
         uint8_t header[PCE_FILE_HEADER_BYTES];
         struct layout l;
-        int r, fd;
+        int r;
 
         assert(pce);
         assert(path);
 
         layout_of(pce, &l);
         w.buf = malloc(WRITER_BUFFER_BYTES);
-        if (!w.buf || asprintf(&w.tmp_path, "%s.tmp-XXXXXX", path) < 0) {
-                w.tmp_path = NULL;
+        if (!w.buf)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        }
-        w.fd = mkostemp(w.tmp_path, O_CLOEXEC);
-        if (w.fd < 0) {
-                r = log_error_errno(errno, "%s: cannot create %s: %m", path, w.tmp_path);
-                free(w.tmp_path);
-                w.tmp_path = NULL; /* nothing to unlink */
-                return r;
-        }
-        /* mkostemp() makes it 0600; constraint systems are public data. */
-        if (fchmod(w.fd, 0644) < 0)
-                return log_error_errno(errno, "%s: cannot chmod %s: %m", path, w.tmp_path);
+        /* Constraint systems are public data. */
+        r = atomic_file_open(path, 0644, &w.file);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot create a temporary file beside it: %m", path);
 
+        /* The body first, after room for the header. */
+        if (lseek(w.file.fd, PCE_FILE_HEADER_BYTES, SEEK_SET) < 0)
+                return log_error_errno(errno, "%s: cannot seek in %s: %m", path, w.file.tmp_name);
         pce_checksum_init(&w.checksum);
         w.offset = PCE_FILE_HEADER_BYTES;
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
@@ -278,17 +260,15 @@ int pce_save(const struct pce *pce, const char *path) {
         assert(w.offset == l.file_bytes);
 
         encode_header(pce, &l, pce_checksum_final(&w.checksum), header);
-        r = write_all(&w, header, sizeof(header), 0);
+        if (lseek(w.file.fd, 0, SEEK_SET) < 0)
+                return log_error_errno(errno, "%s: cannot seek in %s: %m", path, w.file.tmp_name);
+        r = write_all(&w, header, sizeof(header));
         if (r < 0)
                 return r;
-        if (fsync(w.fd) < 0)
-                return log_error_errno(errno, "%s: cannot sync %s: %m", path, w.tmp_path);
-        fd = TAKE_FD(w.fd);
-        if (close(fd) < 0)
-                return log_error_errno(errno, "%s: cannot close %s: %m", path, w.tmp_path);
-        if (rename(w.tmp_path, path) < 0)
-                return log_error_errno(errno, "%s: cannot rename %s to it: %m", path, w.tmp_path);
-        w.renamed = true;
+        r = atomic_file_commit(&w.file);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot sync and rename %s to it: %m", path,
+                                       w.file.tmp_name);
         return 0;
 }
 

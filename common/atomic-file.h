@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -26,3 +27,24 @@ int atomic_file_write(const char *path, const void *data, size_t size, mode_t mo
 int atomic_file_tmp_name(const char *name, char *buf, size_t size);
 /* Whether name is such a temporary name (left behind by a crash). */
 bool atomic_file_is_tmp_name(const char *name);
+
+/*
+ * The same for a file written piece by piece, too large to hold in one
+ * buffer: atomic_file_open() creates the temporary file beside path, the
+ * caller writes through f->fd (write(), pwrite(), atomic_file_append()),
+ * atomic_file_commit() syncs it, renames it over path and syncs the
+ * directory. atomic_file_close() closes and deletes what was not committed
+ * (nothing after a commit): use it with _cleanup_().
+ */
+struct atomic_file {
+        int fd;     /* the temporary file, open for writing; -EBADF once closed */
+        int dir_fd; /* the directory of path */
+        char name[NAME_MAX + 1];
+        char tmp_name[NAME_MAX + 1]; /* "" once renamed (or before it exists) */
+};
+
+int atomic_file_open(const char *path, mode_t mode, struct atomic_file *ret);
+/* Writes all size bytes at the file position (EINTR and short writes retried). */
+int atomic_file_append(struct atomic_file *f, const void *data, size_t size);
+int atomic_file_commit(struct atomic_file *f);
+void atomic_file_close(struct atomic_file *f);

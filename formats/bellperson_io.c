@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic-file.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "zk/point_encoding.h"
@@ -106,8 +107,7 @@ int bellperson_decode_g2_points(g2_affine_t *out, const uint8_t *in, uint64_t n,
 
 struct bellperson_writer {
         char *path;
-        char *tmp_path;
-        int fd;
+        struct atomic_file file;
         uint8_t *buf; /* WRITER_BUFFER_BYTES */
         size_t used;
         bool finished;
@@ -116,12 +116,9 @@ struct bellperson_writer {
 struct bellperson_writer *bellperson_writer_free(struct bellperson_writer *w) {
         if (!w)
                 return NULL;
-        if (w->fd >= 0)
-                close(w->fd);
-        if (!w->finished && w->tmp_path)
-                (void)unlink(w->tmp_path);
+        /* Deletes the temporary file unless it was renamed. */
+        atomic_file_close(&w->file);
         free(w->buf);
-        free(w->tmp_path);
         free(w->path);
         free(w);
         return NULL;
@@ -129,6 +126,7 @@ struct bellperson_writer *bellperson_writer_free(struct bellperson_writer *w) {
 
 int bellperson_writer_open(const char *path, struct bellperson_writer **ret) {
         _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
+        int r;
 
         assert(path);
         assert(ret);
@@ -136,44 +134,26 @@ int bellperson_writer_open(const char *path, struct bellperson_writer **ret) {
         w = calloc(1, sizeof(*w));
         if (!w)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        w->fd = -EBADF;
+        w->file = (struct atomic_file){.fd = -EBADF, .dir_fd = -EBADF};
         w->path = strdup(path);
         w->buf = malloc(WRITER_BUFFER_BYTES);
-        if (!w->path || !w->buf || asprintf(&w->tmp_path, "%s.tmp-XXXXXX", path) < 0) {
-                w->tmp_path = NULL;
+        if (!w->path || !w->buf)
+                // cppcheck-suppress memleak ; freed by _cleanup_
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        }
-
-        w->fd = mkostemp(w->tmp_path, O_CLOEXEC);
-        if (w->fd < 0) {
-                int r = log_error_errno(errno, "%s: cannot create %s: %m", path, w->tmp_path);
-                free(w->tmp_path);
-                w->tmp_path = NULL; /* nothing to unlink */
-                return r;
-        }
-        /* mkostemp() makes it 0600; parameters and keys are public data. */
-        if (fchmod(w->fd, 0644) < 0)
-                return log_error_errno(errno, "%s: cannot chmod %s: %m", path, w->tmp_path);
+        /* Parameters and keys are public data. */
+        r = atomic_file_open(path, 0644, &w->file);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot create a temporary file beside it: %m", path);
 
         *ret = TAKE_PTR(w);
         return 0;
 }
 
 static int writer_flush(struct bellperson_writer *w) {
-        size_t done = 0;
+        int r = atomic_file_append(&w->file, w->buf, w->used);
 
-        while (done < w->used) {
-                ssize_t k = write(w->fd, w->buf + done, w->used - done);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0)
-                        return log_error_errno(errno, "%s: cannot write %s: %m", w->path,
-                                               w->tmp_path);
-                if (k == 0)
-                        return log_error_errno(EIO, "%s: write to %s made no progress", w->path,
-                                               w->tmp_path);
-                done += (size_t)k;
-        }
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot write %s: %m", w->path, w->file.tmp_name);
         w->used = 0;
         return 0;
 }
@@ -246,7 +226,7 @@ int bellperson_write_g2_points(struct bellperson_writer *w, const g2_affine_t *p
 }
 
 int bellperson_writer_finish(struct bellperson_writer *w) {
-        int r, fd;
+        int r;
 
         assert(w);
         assert(!w->finished);
@@ -254,14 +234,10 @@ int bellperson_writer_finish(struct bellperson_writer *w) {
         r = writer_flush(w);
         if (r < 0)
                 return r;
-        if (fsync(w->fd) < 0)
-                return log_error_errno(errno, "%s: cannot sync %s: %m", w->path, w->tmp_path);
-        fd = TAKE_FD(w->fd);
-        if (close(fd) < 0)
-                return log_error_errno(errno, "%s: cannot close %s: %m", w->path, w->tmp_path);
-        if (rename(w->tmp_path, w->path) < 0)
-                return log_error_errno(errno, "%s: cannot rename %s to it: %m", w->path,
-                                       w->tmp_path);
+        r = atomic_file_commit(&w->file);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot sync and rename %s to it: %m", w->path,
+                                       w->file.tmp_name);
         w->finished = true;
         return 0;
 }
