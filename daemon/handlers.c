@@ -8,25 +8,17 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/handlers.h"
-
-static uint64_t now_realtime_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /* A job id unique across restarts: a count and random bits. */
 static void new_job_id(struct cuzkd *d, char *buf, size_t size) {
         uint32_t random_bits = 0;
 
         if (getrandom(&random_bits, sizeof(random_bits), GRND_NONBLOCK) != sizeof(random_bits))
-                random_bits = (uint32_t)now_realtime_usec();
+                random_bits = (uint32_t)job_now_usec();
         snprintf(buf, size, "job-%" PRIu64 "-%08" PRIx32, ++d->job_counter, random_bits);
 }
 
@@ -66,7 +58,7 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
         _cleanup_free_ char *wtns_path = NULL;
         struct job *job;
         char id[40];
-        uint64_t now = now_realtime_usec();
+        uint64_t now = job_now_usec();
         int r;
 
         job = job_table_find_request(&d->table, request->request_id);

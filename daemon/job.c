@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -15,6 +16,13 @@ static const char *const state_names[_JOB_STATE_MAX] = {
         [JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",     [JOB_COMPLETED] = "completed",
         [JOB_FAILED] = "failed", [JOB_CANCELLED] = "cancelled",
 };
+
+uint64_t job_now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
 
 const char *job_state_name(enum job_state state) {
         assert(state < _JOB_STATE_MAX);

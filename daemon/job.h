@@ -72,6 +72,8 @@ struct job {
         bool from_spool; /* ended before this run of the daemon */
 };
 
+/* CLOCK_REALTIME in microseconds: the clock of submitted_usec and the other times. */
+uint64_t job_now_usec(void);
 const char *job_state_name(enum job_state state);
 bool job_state_is_final(enum job_state state);
 

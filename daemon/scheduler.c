@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/log.h"
 #include "daemon/scheduler.h"
@@ -37,13 +36,6 @@ struct scheduler {
         struct scheduler_stats stats;
 };
 
-static uint64_t now_realtime_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* Whether a goes before b: higher priority, then older, then earlier arrival. */
 static bool job_before(const struct job *a, const struct job *b) {
         if (a->priority != b->priority)
@@ -69,26 +61,33 @@ static uint64_t partition_need(const struct scheduler *s, const struct job *job)
         return need;
 }
 
-static int circuit_ref(struct scheduler *s, const struct job_shape *shape) {
-        struct circuit *c = circuit_find(s, shape->circuit_id);
+/* Reserves a circuit's shared bytes and adds it with one reference. */
+static int circuit_new(struct scheduler *s, const char *id, uint64_t bytes, bool preloaded) {
+        struct circuit *c;
 
-        if (c) {
-                c->refs++;
-                return 0;
-        }
         c = calloc(1, sizeof(*c));
         if (!c)
                 return -ENOMEM;
-        if (budget_reserve(s->budget, shape->shared_bytes) < 0) {
+        if (budget_reserve(s->budget, bytes) < 0) {
                 free(c);
                 return -ENOSPC;
         }
-        snprintf(c->id, sizeof(c->id), "%s", shape->circuit_id);
-        c->bytes = shape->shared_bytes;
+        snprintf(c->id, sizeof(c->id), "%s", id);
+        c->bytes = bytes;
         c->refs = 1;
+        c->preloaded = preloaded;
         c->next = s->circuits;
         s->circuits = c;
-        s->stats.shared_reserved_bytes += c->bytes;
+        s->stats.shared_reserved_bytes += bytes;
+        return 0;
+}
+
+static int circuit_ref(struct scheduler *s, const struct job_shape *shape) {
+        struct circuit *c = circuit_find(s, shape->circuit_id);
+
+        if (!c)
+                return circuit_new(s, shape->circuit_id, shape->shared_bytes, false);
+        c->refs++;
         return 0;
 }
 
@@ -150,9 +149,9 @@ static void end_job(struct scheduler *s, struct job *job, enum job_state state,
                     const char *message) {
         assert(!job_state_is_final(job->state));
         if (message)
-                job_end(job, state, now_realtime_usec(), "%s", message);
+                job_end(job, state, job_now_usec(), "%s", message);
         else
-                job_end(job, state, now_realtime_usec(), NULL);
+                job_end(job, state, job_now_usec(), NULL);
         if (state == JOB_FAILED)
                 log_error("job %s failed: %s", job->id, job->error_message);
         else
@@ -231,7 +230,7 @@ static void admit(struct scheduler *s) {
                         s->stats.partitions_admitted++;
                         if (job->state == JOB_QUEUED) {
                                 job->state = JOB_RUNNING;
-                                job->started_usec = now_realtime_usec();
+                                job->started_usec = job_now_usec();
                         }
                         log_debug("job %s partition %u admitted (task %" PRIu64
                                   ", attempt %u): %" PRIu64 " bytes reserved of %" PRIu64,
@@ -414,21 +413,7 @@ int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t byte
                 }
                 return 0;
         }
-        if (budget_reserve(s->budget, bytes) < 0)
-                return -ENOSPC;
-        c = calloc(1, sizeof(*c));
-        if (!c) {
-                budget_release(s->budget, bytes);
-                return -ENOMEM;
-        }
-        snprintf(c->id, sizeof(c->id), "%s", circuit_id);
-        c->bytes = bytes;
-        c->refs = 1;
-        c->preloaded = true;
-        c->next = s->circuits;
-        s->circuits = c;
-        s->stats.shared_reserved_bytes += bytes;
-        return 0;
+        return circuit_new(s, circuit_id, bytes, true);
 }
 
 int scheduler_evict(struct scheduler *s, const char *circuit_id, uint64_t *ret_freed_bytes) {
