@@ -247,12 +247,14 @@ static void test_truncated(void **state) {
  * does not read: then it must give the original matrices whatever zkey_load
  * says. Elsewhere it may load what zkey_load refuses only when zkey_load's
  * reason is a point section (nVars, nPublic or a section type changed).
+ * The sanitizer build (CUZK_TEST_SCALE < 1) takes every 1/scale-th byte.
  */
 static void test_flipped_bytes(void **state) {
         static const uint8_t FLIPS[] = {0x01, 0x80, 0xff};
         _cleanup_free_ char *path = fixture_file("edge", "zkey");
         _cleanup_(outcome_free) struct outcome original = {0};
-        size_t size, n, refused = 0, loaded = 0, points_only = 0;
+        size_t size, n, refused = 0, loaded = 0, points_only = 0, tried = 0;
+        const size_t stride = (size_t)(1.0 / test_scale() + 0.5);
         _cleanup_free_ uint8_t *data = read_whole_file(path, &size);
         struct section s[16];
         char mpath[64];
@@ -264,7 +266,7 @@ static void test_flipped_bytes(void **state) {
         assert_int_equal(original.r, 0);
         fd = memfd_with(data, size, mpath);
 
-        for (size_t offset = 0; offset < size; offset++)
+        for (size_t offset = 0; offset < size; offset += stride)
                 for (size_t f = 0; f < ELEMENTSOF(FLIPS); f++) {
                         _cleanup_(outcome_free) struct outcome ref = {0}, got = {0};
                         uint8_t byte = data[offset] ^ FLIPS[f];
@@ -294,10 +296,11 @@ static void test_flipped_bytes(void **state) {
                                 }
                         }
                         assert_int_equal(pwrite(fd, &data[offset], 1, (off_t)offset), 1);
+                        tried++;
                 }
         close(fd);
         print_message("edge: %zu flips: %zu refused alike, %zu loaded alike, %zu hit only points\n",
-                      size * ELEMENTSOF(FLIPS), refused, loaded, points_only);
+                      tried, refused, loaded, points_only);
         /* Each kind of outcome happened. */
         assert_true(refused > 0 && loaded > 0 && points_only > 0);
 }
