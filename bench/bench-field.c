@@ -8,8 +8,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench-util.h"
 #include "zk/cpu.h"
 #include "zk/fp.h"
 #include "zk/fp2.h"
@@ -18,12 +18,6 @@
 /* Many short runs: the minimum is what the code costs when nothing else
  * competes for the core. */
 #define REPEATS 40
-
-static double now_sec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A fixed non-trivial element: from_u64 then a few squarings. */
 static void sample_fp(fp_t *r, uint64_t seed) {
@@ -38,230 +32,103 @@ static void sample_fr(fr_t *r, uint64_t seed) {
                 fr_sqr(r, r);
 }
 
-/* Each bench function runs `iters` operations and returns ns per operation. */
-static double bench_fp_mul_chain(long iters) {
-        fp_t a, b;
-        sample_fp(&a, 3);
-        sample_fp(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fp_mul(&a, &a, &b);
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
+/*
+ * Each bench function runs about `iters` operations and returns ns per
+ * operation. A chain feeds each result into the next operation; its
+ * element is `a`, `b` a second sample, `one` the field's 1 and `r` a
+ * scratch value. The result is printed if it is zero so that the compiler
+ * keeps the loop.
+ */
+#define BENCH_CHAIN(NAME, F, DIVISOR, OP)                                  \
+        static double NAME(long iters) {                                   \
+                F##_t a, b, one, r;                                        \
+                double ns;                                                 \
+                                                                           \
+                sample_##F(&a, 3);                                         \
+                sample_##F(&b, 5);                                         \
+                F##_set_one(&one);                                         \
+                r = one;                                                   \
+                ns = BENCH_NS_PER_OP(iters / (DIVISOR), OP);               \
+                if (F##_is_zero(&a) || F##_is_zero(&r) || F##_is_zero(&b)) \
+                        puts("");                                          \
+                return ns;                                                 \
+        }
 
-static double bench_fp_mul_indep(long iters) {
-        fp_t a[4], b;
-        for (int k = 0; k < 4; k++)
-                sample_fp(&a[k], 7 + (uint64_t)k);
-        sample_fp(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters / 4; i++)
-                for (int k = 0; k < 4; k++)
-                        fp_mul(&a[k], &a[k], &b);
-        t = now_sec() - t;
-        if (fp_is_zero(&a[0]) || fp_is_zero(&a[3]))
-                puts("");
-        return t * 1e9 / (double)(iters / 4 * 4);
-}
+BENCH_CHAIN(bench_fp_add_chain, fp, 1, fp_add(&a, &a, &b))
+BENCH_CHAIN(bench_fp_sub_chain, fp, 1, fp_sub(&a, &a, &b))
+BENCH_CHAIN(bench_fp_mul_chain, fp, 1, fp_mul(&a, &a, &b))
+BENCH_CHAIN(bench_fp_sqr_chain, fp, 1, fp_sqr(&a, &a))
+BENCH_CHAIN(bench_fr_mul_chain, fr, 1, fr_mul(&a, &a, &b))
+BENCH_CHAIN(bench_fr_sqr_chain, fr, 1, fr_sqr(&a, &a))
+/* Inversions and square roots of a, a + 1, a + 2, ... */
+BENCH_CHAIN(bench_fp_inv, fp, 200, fp_inv(&a, &a); fp_add(&a, &a, &one))
+BENCH_CHAIN(bench_fr_inv, fr, 200, fr_inv(&a, &a); fr_add(&a, &a, &one))
+BENCH_CHAIN(bench_fp_sqrt, fp, 500, if (fp_sqrt(&r, &a)) a = r; fp_add(&a, &a, &one))
+BENCH_CHAIN(bench_fr_sqrt, fr, 300, if (fr_sqrt(&r, &a)) a = r; fr_add(&a, &a, &one))
 
-static double bench_fp_sqr_chain(long iters) {
-        fp_t a;
-        sample_fp(&a, 3);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fp_sqr(&a, &a);
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
+/* Four independent chains side by side: throughput instead of latency. */
+#define BENCH_INDEP(NAME, F, OP)                                                         \
+        static double NAME(long iters) {                                                 \
+                F##_t a[4], b;                                                           \
+                double ns;                                                               \
+                                                                                         \
+                for (int k = 0; k < 4; k++)                                              \
+                        sample_##F(&a[k], 7 + (uint64_t)k);                              \
+                sample_##F(&b, 5);                                                       \
+                ns = BENCH_NS_PER_OP(iters / 4,                                          \
+                                     for (int k = 0; k < 4; k++) OP(&a[k], &a[k], &b)) / \
+                     4;                                                                  \
+                if (F##_is_zero(&a[0]) || F##_is_zero(&a[3]))                            \
+                        puts("");                                                        \
+                return ns;                                                               \
+        }
 
-static double bench_fr_mul_chain(long iters) {
-        fr_t a, b;
-        sample_fr(&a, 3);
-        sample_fr(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fr_mul(&a, &a, &b);
-        t = now_sec() - t;
-        if (fr_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
+BENCH_INDEP(bench_fp_mul_indep, fp, fp_mul)
+BENCH_INDEP(bench_fr_mul_indep, fr, fr_mul)
 
-static double bench_fr_mul_indep(long iters) {
-        fr_t a[4], b;
-        for (int k = 0; k < 4; k++)
-                sample_fr(&a[k], 7 + (uint64_t)k);
-        sample_fr(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters / 4; i++)
-                for (int k = 0; k < 4; k++)
-                        fr_mul(&a[k], &a[k], &b);
-        t = now_sec() - t;
-        if (fr_is_zero(&a[0]) || fr_is_zero(&a[3]))
-                puts("");
-        return t * 1e9 / (double)(iters / 4 * 4);
-}
-
-static double bench_fr_sqr_chain(long iters) {
-        fr_t a;
-        sample_fr(&a, 3);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fr_sqr(&a, &a);
-        t = now_sec() - t;
-        if (fr_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
+static void sample_fp2(fp2_t *r, uint64_t seed) {
+        sample_fp(&r->c0, seed);
+        sample_fp(&r->c1, seed + 1);
 }
 
 static double bench_fp2_mul_chain(long iters) {
         fp2_t a, b;
-        sample_fp(&a.c0, 3);
-        sample_fp(&a.c1, 4);
-        sample_fp(&b.c0, 5);
-        sample_fp(&b.c1, 6);
-        iters /= 3;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fp2_mul(&a, &a, &b);
-        t = now_sec() - t;
+        double ns;
+
+        sample_fp2(&a, 3);
+        sample_fp2(&b, 5);
+        ns = BENCH_NS_PER_OP(iters / 3, fp2_mul(&a, &a, &b));
         if (fp2_is_zero(&a))
                 puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fp_add_chain(long iters) {
-        fp_t a, b;
-        sample_fp(&a, 3);
-        sample_fp(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fp_add(&a, &a, &b);
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fp_sub_chain(long iters) {
-        fp_t a, b;
-        sample_fp(&a, 3);
-        sample_fp(&b, 5);
-        double t = now_sec();
-        for (long i = 0; i < iters; i++)
-                fp_sub(&a, &a, &b);
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
+        return ns;
 }
 
 static double bench_fp_legendre(long iters) {
         fp_t a, one;
         int sum = 0;
+        double ns;
+
         sample_fp(&a, 3);
         fp_set_one(&one);
-        iters /= 200;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                sum += fp_legendre(&a);
-                fp_add(&a, &a, &one);
-        }
-        t = now_sec() - t;
+        ns = BENCH_NS_PER_OP(iters / 200, sum += fp_legendre(&a); fp_add(&a, &a, &one));
         if (sum == 12345)
                 puts("");
-        return t * 1e9 / (double)iters;
+        return ns;
 }
 
 static double bench_fp2_sqrt(long iters) {
         fp2_t a, r;
         fp_t one;
-        sample_fp(&a.c0, 3);
-        sample_fp(&a.c1, 4);
+        double ns;
+
+        sample_fp2(&a, 3);
         fp_set_one(&one);
-        iters /= 1000;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                fp2_sqr(&a, &a); /* a square: the full cost */
-                if (fp2_sqrt(&r, &a))
-                        a = r;
-                fp_add(&a.c0, &a.c0, &one);
-        }
-        t = now_sec() - t;
+        /* a square each time: the full cost */
+        ns = BENCH_NS_PER_OP(iters / 1000, fp2_sqr(&a, &a); if (fp2_sqrt(&r, &a)) a = r;
+                             fp_add(&a.c0, &a.c0, &one));
         if (fp2_is_zero(&a))
                 puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fp_inv(long iters) {
-        fp_t a, one;
-        sample_fp(&a, 3);
-        fp_set_one(&one);
-        iters /= 200;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                fp_inv(&a, &a);
-                fp_add(&a, &a, &one);
-        }
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fr_inv(long iters) {
-        fr_t a, one;
-        sample_fr(&a, 3);
-        fr_set_one(&one);
-        iters /= 200;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                fr_inv(&a, &a);
-                fr_add(&a, &a, &one);
-        }
-        t = now_sec() - t;
-        if (fr_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fp_sqrt(long iters) {
-        fp_t a, one, r;
-        sample_fp(&a, 3);
-        fp_set_one(&one);
-        iters /= 500;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                if (fp_sqrt(&r, &a))
-                        a = r;
-                fp_add(&a, &a, &one);
-        }
-        t = now_sec() - t;
-        if (fp_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
-}
-
-static double bench_fr_sqrt(long iters) {
-        fr_t a, one, r;
-        sample_fr(&a, 3);
-        fr_set_one(&one);
-        iters /= 300;
-        double t = now_sec();
-        for (long i = 0; i < iters; i++) {
-                if (fr_sqrt(&r, &a))
-                        a = r;
-                fr_add(&a, &a, &one);
-        }
-        t = now_sec() - t;
-        if (fr_is_zero(&a))
-                puts("");
-        return t * 1e9 / (double)iters;
+        return ns;
 }
 
 static const struct {

@@ -6,110 +6,31 @@
  * Usage: bench-msm [g1_min_log [g1_max_log [g2_max_log [threads,threads,...]]]]
  *        (defaults: 12 16 14 1,2; G2 starts at g1_min_log)
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
+#include "bench-util.h"
 #include "common/cleanup.h"
-#include "zk/msm.h"
-#include "zk/parallel.h"
 
 /* Small sizes repeat until a measurement takes at least this long. */
 #define MIN_MEASURE_SEC 0.3
 #define MAX_THREAD_COUNTS 16
 
-static double now_sec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* splitmix64: the inputs only need to look random to the MSM. */
-static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-static uint64_t rng_u64(void) {
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-}
-
-static void random_fr(fr_t *r) {
-        uint64_t k[FR_LIMBS];
-        do {
-                for (unsigned i = 0; i < FR_LIMBS; i++)
-                        k[i] = rng_u64();
-                k[FR_LIMBS - 1] &= (UINT64_C(1) << 63) - 1;
-        } while (!fr_from_canonical(r, k));
-}
-
-/* Points from a walk P_{i+1} = P_i + S_j over a few random steps: one
- * addition each instead of one scalar multiplication. */
-#define DEFINE_RANDOM_POINTS(G, AFFINE_T, JAC_T, GENERATOR)                      \
-        static int G##_random_points(AFFINE_T *points, size_t n) {               \
-                _cleanup_free_ JAC_T *jac = malloc(n * sizeof(JAC_T));           \
-                JAC_T steps[16], g, current;                                     \
-                fr_t k;                                                          \
-                                                                                 \
-                if (!jac)                                                        \
-                        return -ENOMEM;                                          \
-                G##_jac_from_affine(&g, &GENERATOR);                             \
-                for (unsigned s = 0; s < 16; s++) {                              \
-                        random_fr(&k);                                           \
-                        G##_jac_mul_fr(&steps[s], &g, &k);                       \
-                }                                                                \
-                current = steps[0];                                              \
-                for (size_t i = 0; i < n; i++) {                                 \
-                        G##_jac_add(&current, &current, &steps[rng_u64() % 16]); \
-                        jac[i] = current;                                        \
-                }                                                                \
-                G##_jac_batch_to_affine(points, jac, n);                         \
-                return 0;                                                        \
-        }
-DEFINE_RANDOM_POINTS(g1, g1_affine_t, g1_jac_t, G1_GENERATOR)
-DEFINE_RANDOM_POINTS(g2, g2_affine_t, g2_jac_t, G2_GENERATOR)
-
 /* Microseconds per point of one MSM. */
 static double measure(const void *points, const fr_t *scalars, size_t n, unsigned threads,
                       bool g2) {
-        unsigned reps = 0;
-        double start = now_sec(), elapsed;
+        struct bench_msm msm = {
+                .g2 = g2,
+                .points = points,
+                .scalars = scalars,
+                .n = n,
+                .threads = threads,
+        };
+        struct bench_timing t;
 
-        do {
-                int r;
-                if (g2) {
-                        g2_jac_t out;
-                        r = g2_msm_fr(&out, points, scalars, n, threads);
-                } else {
-                        g1_jac_t out;
-                        r = g1_msm_fr(&out, points, scalars, n, threads);
-                }
-                if (r < 0) {
-                        fprintf(stderr, "bench-msm: MSM of %zu points failed: %s\n", n,
-                                strerror(-r));
-                        exit(EXIT_FAILURE);
-                }
-                reps++;
-                elapsed = now_sec() - start;
-        } while (elapsed < MIN_MEASURE_SEC);
-        return elapsed * 1e6 / reps / (double)n;
-}
-
-static int parse_threads(unsigned *threads, size_t max, const char *arg, size_t *count) {
-        _cleanup_free_ char *copy = strdup(arg);
-        char *save = NULL;
-
-        if (!copy)
-                return -ENOMEM;
-        *count = 0;
-        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (*count == max || atoi(tok) <= 0)
-                        return -EINVAL;
-                threads[(*count)++] = (unsigned)atoi(tok);
-        }
-        return *count ? 0 : -EINVAL;
+        bench_repeat(bench_msm_run, &msm, 1, MIN_MEASURE_SEC, &t);
+        return t.mean_sec * 1e6 / (double)n;
 }
 
 int main(int argc, char **argv) {
@@ -122,7 +43,8 @@ int main(int argc, char **argv) {
         _cleanup_free_ g1_affine_t *g1_points = NULL;
         _cleanup_free_ g2_affine_t *g2_points = NULL;
 
-        if (argc > 4 && parse_threads(threads, MAX_THREAD_COUNTS, argv[4], &thread_counts) < 0) {
+        if (argc > 4 &&
+            bench_parse_thread_list(argv[4], threads, MAX_THREAD_COUNTS, &thread_counts) < 0) {
                 fprintf(stderr, "bench-msm: bad thread list '%s' (expected e.g. 1,2,16)\n",
                         argv[4]);
                 return EXIT_FAILURE;
@@ -141,9 +63,9 @@ int main(int argc, char **argv) {
                 return EXIT_FAILURE;
         }
         for (size_t i = 0; i < n_max; i++)
-                random_fr(&scalars[i]);
-        if (g1_random_points(g1_points, (size_t)1 << g1_max_log) < 0 ||
-            g2_random_points(g2_points, (size_t)1 << g2_max_log) < 0) {
+                bench_random_fr(&scalars[i]);
+        if (bench_random_g1_points(g1_points, (size_t)1 << g1_max_log) < 0 ||
+            bench_random_g2_points(g2_points, (size_t)1 << g2_max_log) < 0) {
                 fprintf(stderr, "bench-msm: out of memory for the points\n");
                 return EXIT_FAILURE;
         }

@@ -4,12 +4,11 @@
  * Usage: bench-ntt [min_log [max_log [threads,threads,...]]]
  *        (defaults: 12 22 1,<all CPUs>)
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench-util.h"
 #include "common/cleanup.h"
 #include "zk/cpu.h"
 #include "zk/ntt.h"
@@ -18,30 +17,31 @@
 /* Small sizes repeat until a measurement takes at least this long. */
 #define MIN_MEASURE_SEC 0.2
 
-static double now_sec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 enum variant { FORWARD_NR, INVERSE_RN, FORWARD_NN, COSET_FORWARD_NR, VARIANTS };
 static const char *const VARIANT_NAMES[VARIANTS] = {"fwd NR", "inv RN", "fwd NN", "coset NR"};
 
-static void run_variant(const ntt_domain_t *d, fr_t *a, enum variant v) {
+struct ntt_run {
+        const ntt_domain_t *d;
+        fr_t *a;
+        enum variant v;
+};
+
+static void run_variant(void *userdata) {
+        const struct ntt_run *run = userdata;
         const fr_t shift = {{7}};
 
-        switch (v) {
+        switch (run->v) {
         case FORWARD_NR:
-                ntt_forward(d, a, NTT_ORDER_NR);
+                ntt_forward(run->d, run->a, NTT_ORDER_NR);
                 break;
         case INVERSE_RN:
-                ntt_inverse(d, a, NTT_ORDER_RN);
+                ntt_inverse(run->d, run->a, NTT_ORDER_RN);
                 break;
         case FORWARD_NN:
-                ntt_forward(d, a, NTT_ORDER_NN);
+                ntt_forward(run->d, run->a, NTT_ORDER_NN);
                 break;
         case COSET_FORWARD_NR:
-                ntt_coset_forward(d, a, &shift, NTT_ORDER_NR);
+                ntt_coset_forward(run->d, run->a, &shift, NTT_ORDER_NR);
                 break;
         case VARIANTS:
                 break;
@@ -50,30 +50,11 @@ static void run_variant(const ntt_domain_t *d, fr_t *a, enum variant v) {
 
 /* Milliseconds per call. */
 static double measure(const ntt_domain_t *d, fr_t *a, enum variant v) {
-        unsigned reps = 0;
-        double start = now_sec(), elapsed;
+        struct ntt_run run = {.d = d, .a = a, .v = v};
+        struct bench_timing t;
 
-        do {
-                run_variant(d, a, v);
-                reps++;
-                elapsed = now_sec() - start;
-        } while (elapsed < MIN_MEASURE_SEC);
-        return elapsed * 1e3 / reps;
-}
-
-static int parse_threads(unsigned *threads, size_t max, const char *arg, size_t *count) {
-        _cleanup_free_ char *copy = strdup(arg);
-        char *save = NULL;
-
-        if (!copy)
-                return -ENOMEM;
-        *count = 0;
-        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (*count == max || atoi(tok) <= 0)
-                        return -EINVAL;
-                threads[(*count)++] = (unsigned)atoi(tok);
-        }
-        return *count ? 0 : -EINVAL;
+        bench_repeat(run_variant, &run, 1, MIN_MEASURE_SEC, &t);
+        return t.mean_sec * 1e3;
 }
 
 int main(int argc, char **argv) {
@@ -82,7 +63,7 @@ int main(int argc, char **argv) {
         unsigned threads[16] = {1, zk_thread_count()};
         size_t thread_counts = threads[1] > 1 ? 2 : 1;
 
-        if (argc > 3 && parse_threads(threads, 16, argv[3], &thread_counts) < 0) {
+        if (argc > 3 && bench_parse_thread_list(argv[3], threads, 16, &thread_counts) < 0) {
                 fprintf(stderr, "bench-ntt: bad thread list '%s', expected e.g. 1,2,8\n", argv[3]);
                 return 1;
         }

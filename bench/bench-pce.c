@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench-util.h"
 #include "circuits/pce-file.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
@@ -26,45 +26,47 @@
 #define MIN_MEASURE_SEC 0.3
 #define MIN_RUNS 3
 
-static double now_sec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+struct pce_run {
+        const struct pce *pce;
+        const fr_t *w;
+        fr_t *abc;
+        const struct sparse_matrix *plain; /* or NULL: pce_evaluate() */
+};
+
+static void run_products(void *userdata) {
+        const struct pce_run *run = userdata;
+        unsigned log = pce_log_domain_size(run->pce);
+        size_t n = (size_t)1 << log;
+
+        if (run->plain) {
+                for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                        sparse_mul_vector(&run->plain[k], run->w, run->abc + k * n);
+                return;
+        }
+        if (pce_evaluate(run->pce, run->w, run->pce->n_cols, log, run->abc, run->abc + n,
+                         run->abc + 2 * n) < 0)
+                abort();
 }
 
 /* Seconds per pce_evaluate() on threads threads (best of the runs). */
 static double time_pce(const struct pce *pce, const fr_t *w, fr_t *abc, unsigned threads) {
-        unsigned log = pce_log_domain_size(pce);
-        size_t n = (size_t)1 << log;
-        double best = 1e30, start = now_sec();
-        unsigned runs = 0;
+        struct pce_run run = {.pce = pce, .w = w, .abc = abc};
+        struct bench_timing t;
 
         zk_set_thread_count(threads);
-        do {
-                double t = now_sec();
-                if (pce_evaluate(pce, w, pce->n_cols, log, abc, abc + n, abc + 2 * n) < 0)
-                        abort();
-                t = now_sec() - t;
-                best = t < best ? t : best;
-        } while (++runs < MIN_RUNS || now_sec() - start < MIN_MEASURE_SEC);
+        bench_repeat(run_products, &run, MIN_RUNS, MIN_MEASURE_SEC, &t);
         zk_set_thread_count(0);
-        return best;
+        return t.best_sec;
 }
 
 /* The same products with the plain CSR (fr_t coefficients), all threads. */
-static double time_plain(const struct sparse_matrix m[PCE_N_MATRICES], const fr_t *w, fr_t *abc,
-                         size_t n) {
-        double best = 1e30, start = now_sec();
-        unsigned runs = 0;
+static double time_plain(const struct pce *pce, const struct sparse_matrix m[PCE_N_MATRICES],
+                         const fr_t *w, fr_t *abc) {
+        struct pce_run run = {.pce = pce, .w = w, .abc = abc, .plain = m};
+        struct bench_timing t;
 
-        do {
-                double t = now_sec();
-                for (size_t k = 0; k < PCE_N_MATRICES; k++)
-                        sparse_mul_vector(&m[k], w, abc + k * n);
-                t = now_sec() - t;
-                best = t < best ? t : best;
-        } while (++runs < MIN_RUNS || now_sec() - start < MIN_MEASURE_SEC);
-        return best;
+        bench_repeat(run_products, &run, MIN_RUNS, MIN_MEASURE_SEC, &t);
+        return t.best_sec;
 }
 
 static uint64_t plain_bytes(const struct sparse_matrix m[PCE_N_MATRICES]) {
@@ -92,11 +94,11 @@ static int bench_one(unsigned log, uint64_t seed) {
         double gen, one, all, plain_all;
         int r;
 
-        gen = now_sec();
+        gen = bench_now_sec();
         r = synthetic_generate(&p, &pce, &w);
         if (r < 0)
                 return r;
-        gen = now_sec() - gen;
+        gen = bench_now_sec() - gen;
         abc = malloc(3 * n * sizeof(fr_t));
         if (!abc)
                 return -ENOMEM;
@@ -107,7 +109,7 @@ static int bench_one(unsigned log, uint64_t seed) {
         r = pce_to_sparse(pce, plain);
         if (r < 0)
                 return r;
-        plain_all = time_plain(plain, w, abc, n);
+        plain_all = time_plain(pce, plain, w, abc);
 
         printf("| 2^%u | %u | %.1f | %.1f | %.1f | %.1f | %.2f | %.3f | %.3f | %.3f |\n", log,
                pce->n_rows, pce_memory_bytes(pce) / 1048576.0, pce_file_bytes(pce) / 1048576.0,
