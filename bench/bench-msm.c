@@ -20,16 +20,9 @@
 /* Microseconds per point of one MSM. */
 static double measure(const void *points, const fr_t *scalars, size_t n, unsigned threads,
                       bool g2) {
-        struct bench_msm msm = {
-                .g2 = g2,
-                .points = points,
-                .scalars = scalars,
-                .n = n,
-                .threads = threads,
-        };
         struct bench_timing t;
 
-        bench_repeat(bench_msm_run, &msm, 1, MIN_MEASURE_SEC, &t);
+        bench_time_msm(g2, points, scalars, n, threads, 1, MIN_MEASURE_SEC, &t);
         return t.mean_sec * 1e6 / (double)n;
 }
 

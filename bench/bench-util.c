@@ -102,8 +102,16 @@ void bench_repeat(void (*run)(void *userdata), void *userdata, unsigned min_runs
 /* Keeps results alive so the compiler cannot drop the timed work. */
 static volatile uint64_t sink;
 
-void bench_msm_run(void *userdata) {
-        const struct bench_msm *m = userdata;
+struct msm {
+        bool g2;
+        const void *points;
+        const fr_t *scalars;
+        size_t n;
+        unsigned threads;
+};
+
+static void msm_run(void *userdata) {
+        const struct msm *m = userdata;
         int r;
 
         assert(m);
@@ -121,6 +129,15 @@ void bench_msm_run(void *userdata) {
                         m->n, strerror(-r));
                 exit(EXIT_FAILURE);
         }
+}
+
+void bench_time_msm(bool g2, const void *points, const fr_t *scalars, size_t n, unsigned threads,
+                    unsigned min_runs, double min_sec, struct bench_timing *ret) {
+        struct msm m = {.g2 = g2, .points = points, .scalars = scalars, .n = n, .threads = threads};
+
+        assert(points || n == 0);
+        assert(scalars || n == 0);
+        bench_repeat(msm_run, &m, min_runs, min_sec, ret);
 }
 
 int bench_parse_thread_list(const char *arg, unsigned *threads, size_t max, size_t *ret_count) {

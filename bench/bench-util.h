@@ -50,16 +50,11 @@ struct bench_timing {
 void bench_repeat(void (*run)(void *userdata), void *userdata, unsigned min_runs, double min_sec,
                   struct bench_timing *ret);
 
-/* One MSM of n points with threads threads (0: all), as bench_repeat()'s
- * run: the process exits with a message if the MSM fails. */
-struct bench_msm {
-        bool g2; /* points are g2_affine_t, else g1_affine_t */
-        const void *points;
-        const fr_t *scalars;
-        size_t n;
-        unsigned threads;
-};
-void bench_msm_run(void *userdata);
+/* Times MSMs of n points (g2: points are g2_affine_t, else g1_affine_t) on
+ * threads threads (0: all) with bench_repeat(); the process exits with a
+ * message if an MSM fails. */
+void bench_time_msm(bool g2, const void *points, const fr_t *scalars, size_t n, unsigned threads,
+                    unsigned min_runs, double min_sec, struct bench_timing *ret);
 
 /* Parses a thread list such as "1,2,16" (each at least 1) into threads (at
  * most max). 0, -EINVAL or -ENOMEM. */

@@ -75,16 +75,9 @@ static void bench_ops(void) {
 /* Seconds of the fastest of a few MSMs of n points (one for large n). */
 static double time_msm(bool g2, const void *points, const fr_t *scalars, size_t n,
                        unsigned threads) {
-        struct bench_msm msm = {
-                .g2 = g2,
-                .points = points,
-                .scalars = scalars,
-                .n = n,
-                .threads = threads,
-        };
         struct bench_timing t;
 
-        bench_repeat(bench_msm_run, &msm, n <= (1u << 14) ? 3 : 1, 0, &t);
+        bench_time_msm(g2, points, scalars, n, threads, n <= (1u << 14) ? 3 : 1, 0, &t);
         return t.best_sec;
 }
 
