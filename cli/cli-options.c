@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The option parser of the subcommands that take only --NAME options. */
+/* The argument checks of the subcommands: a count of arguments, or only --NAME options. */
 #include <assert.h>
 #include <errno.h>
 #include <getopt.h>
@@ -83,4 +83,24 @@ int cli_parse_options(int argc, char **argv, const char *command, const struct c
                         return -EINVAL;
                 }
         return 0;
+}
+
+bool cli_arguments_ok(int argc, char **argv, int n_args, const char *command, const char *usage,
+                      int *ret_exit) {
+        assert(argv);
+        assert(command);
+        assert(usage);
+        assert(ret_exit);
+
+        if (cli_wants_help(argc, argv, usage)) {
+                *ret_exit = EXIT_OK;
+                return false;
+        }
+        if (argc - 1 != n_args) {
+                fprintf(stderr, "cuzk %s: expected %d argument%s, got %d\n%s", command, n_args,
+                        n_args == 1 ? "" : "s", argc - 1, usage);
+                *ret_exit = EXIT_BAD_INPUT;
+                return false;
+        }
+        return true;
 }

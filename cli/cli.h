@@ -46,6 +46,12 @@ bool cli_wants_help(int argc, char **argv, const char *usage);
  * internal, everything else is bad input. */
 int cli_exit_for_error(int r);
 
+/* For a subcommand of n_args arguments (cli-options.c): false, with the exit
+ * status in *ret_exit, after -h/--help (usage on stdout, EXIT_OK) or a wrong
+ * count (why and usage on stderr, EXIT_BAD_INPUT); true to go on. */
+bool cli_arguments_ok(int argc, char **argv, int n_args, const char *command, const char *usage,
+                      int *ret_exit);
+
 /* One option of a subcommand that takes only options (cli-options.c):
  * --NAME VALUE (or --NAME=VALUE) stores VALUE in *value; with value NULL,
  * --NAME is a flag that sets *flag. */

@@ -265,12 +265,8 @@ int cmd_info(int argc, char **argv, const struct cli_options *opts) {
         int r;
 
         (void)opts;
-        if (cli_wants_help(argc, argv, usage))
-                return EXIT_OK;
-        if (argc != 2) {
-                fprintf(stderr, "cuzk info: expected 1 argument, got %d\n%s", argc - 1, usage);
-                return EXIT_BAD_INPUT;
-        }
+        if (!cli_arguments_ok(argc, argv, 1, "info", usage, &r))
+                return r;
 
         /* Mapped, not read: a .params file can be tens of GB. */
         r = bellperson_map_file(argv[1], &map);

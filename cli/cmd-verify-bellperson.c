@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuzk verify VK PUBLIC_JSON PROOF with a bellperson .vk (from `cuzk setup`). */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +71,7 @@ int cmd_verify_bellperson(int argc, char **argv, const struct cli_options *opts)
         int r;
 
         (void)opts;
-        if (argc != 4) {
-                fprintf(stderr, "cuzk verify: expected 3 arguments, got %d\n", argc - 1);
-                return EXIT_BAD_INPUT;
-        }
+        assert(argc == 4); /* cmd_verify() counted them */
         r = bellperson_vk_load(argv[1], &vk);
         if (r < 0)
                 return cli_exit_for_error(r);

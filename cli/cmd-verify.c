@@ -59,16 +59,11 @@ int cmd_verify(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(snarkjs_vk_freep) struct groth16_vk *vk = NULL;
         int r;
 
-        (void)opts;
-        if (cli_wants_help(argc, argv, usage))
-                return EXIT_OK;
+        if (!cli_arguments_ok(argc, argv, 3, "verify", usage, &r))
+                return r;
         /* A binary bellperson .vk (cuzk setup) instead of vk.json. */
-        if (argc == 4 && cli_is_bellperson_vk(argv[1]))
+        if (cli_is_bellperson_vk(argv[1]))
                 return cmd_verify_bellperson(argc, argv, opts);
-        if (argc != 4) {
-                fprintf(stderr, "cuzk verify: expected 3 arguments, got %d\n%s", argc - 1, usage);
-                return EXIT_BAD_INPUT;
-        }
 
         r = snarkjs_vk_load(argv[1], &vk);
         if (r < 0)
