@@ -103,6 +103,8 @@ int gpu_context_new(gpu_context_t **ret, int ordinal) {
         ctx->info.compute_minor = prop.minor;
         ctx->info.multiprocessors = prop.multiProcessorCount;
         ctx->info.memory_bytes = prop.totalGlobalMem;
+        snprintf(ctx->info.pci_bus_id, sizeof(ctx->info.pci_bus_id), "%04x:%02x:%02x.0",
+                 prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
         *ret = ctx;
         return 0;
 }

@@ -35,6 +35,7 @@ extern "C" {
 #include "zk/fr.h"
 #include "zk/g1.h"
 #include "zk/g2.h"
+#include "zk/groth16.h"
 #include "zk/ntt.h"
 
 typedef struct gpu_context gpu_context_t;
@@ -44,6 +45,7 @@ typedef struct gpu_device_info {
         int compute_major, compute_minor;
         int multiprocessors;
         size_t memory_bytes;
+        char pci_bus_id[16]; /* "0000:3b:00.0", as sysfs names it */
 } gpu_device_info_t;
 
 /* CUDA devices present (>= 1), or -ENODEV without a driver or device. */
@@ -122,6 +124,20 @@ int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, co
  * the default, 2^23) and work on each batch as soon as it has arrived. At
  * most 8 batches; larger inputs get larger ones. */
 void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
+
+/*
+ * The GPU stage of a Groth16 partition (zk/groth16.h's stages on the
+ * device). gpu_groth16_h computes H's scalars from the evaluations a, b, c
+ * (host, 2^log_n each; only read) and leaves them in device memory that
+ * the context owns (*ret_d_h, valid until the context's next H);
+ * gpu_groth16_msm_g1 then runs the H, A, B_G1 and L MSMs with pk's bases
+ * from host memory (best pinned: gpu_host_register). The b_g2 MSM is the
+ * caller's: on CPU threads (g2_msm_fr) or here (gpu_g2_msm_fr).
+ */
+int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
+                  const fr_t *b, const fr_t *c, fr_t **ret_d_h);
+int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr_t *w,
+                       const fr_t *d_h, struct groth16_msm_results *res);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

@@ -256,6 +256,56 @@ static int test_msm(gpu_context_t *ctx, unsigned max_log, g1_affine_t *points, f
                              " (repeated points, one at infinity)");
 }
 
+static bool same_g2_point(const g2_jac_t *a, const g2_jac_t *b) {
+        g2_affine_t x, y;
+        g2_jac_to_affine(&x, a);
+        g2_jac_to_affine(&y, b);
+        return memcmp(&x, &y, sizeof(x)) == 0;
+}
+
+static int test_g2_msm_case(gpu_context_t *ctx, const g2_affine_t *points, fr_t *scalars, size_t n,
+                            testdata_scalars_t shape) {
+        g2_jac_t expect, got;
+        double t0, t1, t2;
+        int r;
+
+        testdata_scalar_array(scalars, n, 5000 + n, shape);
+        t0 = now_sec();
+        r = gpu_g2_msm_fr(ctx, &got, points, scalars, n);
+        t1 = now_sec();
+        if (r < 0) {
+                report(false, "g2 msm n=%zu %s: %s", n, shape_names[shape],
+                       gpu_context_last_error(ctx));
+                return r;
+        }
+        r = g2_msm_fr(&expect, points, scalars, n, 0);
+        t2 = now_sec();
+        if (r < 0)
+                return r;
+        report(same_g2_point(&expect, &got), "g2 msm n=%zu %s (gpu %.1f ms, cpu %.1f ms)", n,
+               shape_names[shape], (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+        return 0;
+}
+
+/* G2: the same steps over Fp2; powers of two, an odd size and a witness-like
+ * shape. */
+static int test_g2_msm(gpu_context_t *ctx, unsigned max_log, fr_t *scalars) {
+        const size_t max_n = (size_t)1 << max_log;
+        _cleanup_free_ g2_affine_t *points = malloc(max_n * sizeof(g2_affine_t));
+        int r;
+
+        if (!points)
+                return -ENOMEM;
+        r = testdata_g2_points(points, max_n, 4000);
+        for (unsigned log_n = 10; r >= 0 && log_n <= max_log; log_n += 2)
+                r = test_g2_msm_case(ctx, points, scalars, (size_t)1 << log_n, TESTDATA_RANDOM);
+        if (r >= 0)
+                r = test_g2_msm_case(ctx, points, scalars, max_n - 3, TESTDATA_RANDOM);
+        if (r >= 0)
+                r = test_g2_msm_case(ctx, points, scalars, max_n, TESTDATA_ZERO_ONE);
+        return r;
+}
+
 static void *xmalloc(size_t bytes) {
         void *p = malloc(bytes);
         if (!p) {
@@ -302,6 +352,8 @@ int main(int argc, char **argv) {
                                           fr_buf + 2 * ntt_n);
         if (r >= 0)
                 r = test_msm(ctx, msm_max, points, fr_buf);
+        if (r >= 0)
+                r = test_g2_msm(ctx, quick ? 14 : 18, fr_buf);
         if (r < 0)
                 report(false, "stopped: %s %s", strerror(-r), gpu_context_last_error(ctx));
 

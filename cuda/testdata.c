@@ -65,38 +65,45 @@ void testdata_scalar_array(fr_t *r, size_t n, uint64_t seed, testdata_scalars_t 
         }
 }
 
-int testdata_g1_points(g1_affine_t *points, size_t n, uint64_t seed) {
-        const size_t chunks = (n + WALK_CHUNK - 1) / WALK_CHUNK;
-        g1_jac_t steps[WALK_STEPS], g;
-        int r = 0;
-
-        g1_jac_from_affine(&g, &G1_GENERATOR);
-        for (unsigned s = 0; s < WALK_STEPS; s++) {
-                fr_t k;
-                testdata_fr(&k, seed ^ 0x7f4a7c15ULL, s);
-                g1_jac_mul_fr(&steps[s], &g, &k);
-        }
-
-#pragma omp parallel for schedule(dynamic, 1) reduction(min : r)
-        for (size_t c = 0; c < chunks; c++) {
-                const size_t begin = c * WALK_CHUNK;
-                const size_t count = n - begin < WALK_CHUNK ? n - begin : WALK_CHUNK;
-                _cleanup_free_ g1_jac_t *jac = malloc(count * sizeof(g1_jac_t));
-                g1_jac_t current;
-                fr_t k;
-
-                if (!jac) {
-                        r = -ENOMEM;
-                        continue;
-                }
-                testdata_fr(&k, seed, c);
-                g1_jac_mul_fr(&current, &g, &k);
-                for (size_t i = 0; i < count; i++) {
-                        const uint64_t step = testdata_u64(seed, begin + i) % WALK_STEPS;
-                        g1_jac_add(&current, &current, &steps[step]);
-                        jac[i] = current;
-                }
-                g1_jac_batch_to_affine(&points[begin], jac, count);
-        }
-        return r;
+/* One walk per group: the same code for G1 and G2. */
+// clang-format off
+#define TESTDATA_POINTS(G, GEN)                                                                    \
+int testdata_##G##_points(G##_affine_t *points, size_t n, uint64_t seed) {                         \
+        const size_t chunks = (n + WALK_CHUNK - 1) / WALK_CHUNK;                                   \
+        G##_jac_t steps[WALK_STEPS], g;                                                            \
+        int r = 0;                                                                                 \
+                                                                                                   \
+        G##_jac_from_affine(&g, &GEN);                                                             \
+        for (unsigned s = 0; s < WALK_STEPS; s++) {                                                \
+                fr_t k;                                                                            \
+                testdata_fr(&k, seed ^ 0x7f4a7c15ULL, s);                                          \
+                G##_jac_mul_fr(&steps[s], &g, &k);                                                 \
+        }                                                                                          \
+                                                                                                   \
+        _Pragma("omp parallel for schedule(dynamic, 1) reduction(min : r)")                        \
+        for (size_t c = 0; c < chunks; c++) {                                                      \
+                const size_t begin = c * WALK_CHUNK;                                               \
+                const size_t count = n - begin < WALK_CHUNK ? n - begin : WALK_CHUNK;              \
+                _cleanup_free_ G##_jac_t *jac = malloc(count * sizeof(G##_jac_t));                 \
+                G##_jac_t current;                                                                 \
+                fr_t k;                                                                            \
+                                                                                                   \
+                if (!jac) {                                                                        \
+                        r = -ENOMEM;                                                               \
+                        continue;                                                                  \
+                }                                                                                  \
+                testdata_fr(&k, seed, c);                                                          \
+                G##_jac_mul_fr(&current, &g, &k);                                                  \
+                for (size_t i = 0; i < count; i++) {                                               \
+                        const uint64_t step = testdata_u64(seed, begin + i) % WALK_STEPS;          \
+                        G##_jac_add(&current, &current, &steps[step]);                             \
+                        jac[i] = current;                                                          \
+                }                                                                                  \
+                G##_jac_batch_to_affine(&points[begin], jac, count);                               \
+        }                                                                                          \
+        return r;                                                                                  \
 }
+// clang-format on
+
+TESTDATA_POINTS(g1, G1_GENERATOR)
+TESTDATA_POINTS(g2, G2_GENERATOR)

@@ -11,6 +11,7 @@
 
 #include "zk/fr.h"
 #include "zk/g1.h"
+#include "zk/g2.h"
 
 /* splitmix64 of (seed, index). */
 uint64_t testdata_u64(uint64_t seed, uint64_t index);
@@ -31,3 +32,4 @@ void testdata_scalar_array(fr_t *r, size_t n, uint64_t seed, testdata_scalars_t 
  * from a random start per chunk of 2^14, one addition per point and one
  * inversion per chunk. Returns 0 or -ENOMEM. */
 int testdata_g1_points(g1_affine_t *points, size_t n, uint64_t seed);
+int testdata_g2_points(g2_affine_t *points, size_t n, uint64_t seed);

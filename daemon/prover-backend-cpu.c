@@ -102,11 +102,3 @@ int prover_backend_cpu_new(unsigned threads, struct prover_backend **ret) {
         *ret = &cpu->base;
         return 0;
 }
-
-int prover_backend_new(bool use_gpu, unsigned threads, struct prover_backend **ret) {
-        assert(ret);
-        /* Only the CPU backend exists so far; a CUDA one is chosen here once it is added. */
-        if (use_gpu)
-                log_info("GPU asked for, but this build's prover has the CPU backend only");
-        return prover_backend_cpu_new(threads, ret);
-}

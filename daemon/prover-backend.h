@@ -55,6 +55,10 @@ struct prover_backend {
 /* The CPU backend; threads per stage, 0 for all. Returns 0 or -ENOMEM. */
 int prover_backend_cpu_new(unsigned threads, struct prover_backend **ret);
 
+/* The CUDA backend on device `ordinal` (built with the cuda feature only).
+ * -ENODEV without a usable device. */
+int prover_backend_cuda_new(int ordinal, unsigned threads, struct prover_backend **ret);
+
 /* The backend for a prover asked to use the GPU or not: CUDA where built
  * and asked for, else the CPU (said once in the log). */
 int prover_backend_new(bool use_gpu, unsigned threads, struct prover_backend **ret);

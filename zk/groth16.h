@@ -98,6 +98,11 @@ int groth16_evaluate(const struct groth16_constraints *cs, const fr_t *w, size_t
 int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_t *a, fr_t *b,
                       fr_t *c);
 
+/* The coset on which the convention evaluates a*b - c, and 1/Z there (one
+ * for snarkjs, whose H bases carry it). Shared with the GPU backend. */
+int groth16_h_coset(enum groth16_h_convention conv, unsigned log_domain_size, fr_t *shift,
+                    fr_t *z_inv);
+
 /* The domain the convention needs for 2^log points (callers keep it). */
 int groth16_domain_new(ntt_domain_t **ret, enum groth16_h_convention conv,
                        unsigned log_domain_size);

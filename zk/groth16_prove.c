@@ -60,32 +60,43 @@ static void evaluations_to_coset(const ntt_domain_t *d, fr_t *x, const fr_t *shi
         ntt_coset_forward(d, x, shift, NTT_ORDER_RN);
 }
 
+int groth16_h_coset(enum groth16_h_convention conv, unsigned log_domain_size, fr_t *shift,
+                    fr_t *z_inv) {
+        assert(shift && z_inv);
+
+        if (log_domain_size > NTT_MAX_LOG_SIZE)
+                return -EINVAL;
+        if (conv == GROTH16_H_SNARKJS) {
+                /* The odd powers of the 2n-th root, where Z = x^n - 1 = -2. */
+                ntt_snarkjs_h_shift(shift, log_domain_size);
+                fr_set_one(z_inv); /* snarkjs folds 1/Z into its H bases */
+        } else {
+                uint64_t e[1] = {(uint64_t)1 << log_domain_size};
+                fr_t one;
+                fr_from_u64(shift, NTT_COSET_GENERATOR);
+                /* Z(g omega^i) = g^n - 1 for every i */
+                fr_pow(z_inv, shift, e, 1);
+                fr_set_one(&one);
+                fr_sub(z_inv, z_inv, &one);
+                fr_inv(z_inv, z_inv);
+        }
+        return 0;
+}
+
 int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_t *a, fr_t *b,
                       fr_t *c) {
         fr_t shift, z_inv;
         int64_t n;
+        int r;
 
         assert(d && a && b && c);
         n = (int64_t)d->size;
 
-        if (conv == GROTH16_H_SNARKJS) {
-                if (d->roots != NTT_ROOTS_SNARKJS)
-                        return -EINVAL;
-                /* The odd powers of the 2n-th root, where Z = x^n - 1 = -2. */
-                ntt_snarkjs_h_shift(&shift, d->log_size);
-                fr_set_one(&z_inv); /* snarkjs folds 1/Z into its H bases */
-        } else {
-                uint64_t e[1] = {d->size};
-                fr_t one;
-                if (d->roots != NTT_ROOTS_BELLPERSON)
-                        return -EINVAL;
-                fr_from_u64(&shift, NTT_COSET_GENERATOR);
-                /* Z(g omega^i) = g^n - 1 for every i */
-                fr_pow(&z_inv, &shift, e, 1);
-                fr_set_one(&one);
-                fr_sub(&z_inv, &z_inv, &one);
-                fr_inv(&z_inv, &z_inv);
-        }
+        if (d->roots != (conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON))
+                return -EINVAL;
+        r = groth16_h_coset(conv, d->log_size, &shift, &z_inv);
+        if (r < 0)
+                return r;
 
         evaluations_to_coset(d, a, &shift);
         evaluations_to_coset(d, b, &shift);

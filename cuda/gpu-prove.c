@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The split GPU prover: gpu-prove.h. Host code over gpu.h and zk/. */
+#include "cuda/gpu-prove.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <numa.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "zk/msm.h"
+
+struct gpu_prover {
+        gpu_context_t *ctx;
+        unsigned cpu_threads;
+        gpu_g2_placement_t placement;
+        int numa_node;
+        /* Measured rates, ns per point (0: not measured yet). */
+        double gpu_stage_ns_per_point; /* per domain point */
+        double cpu_g2_ns_per_point, gpu_g2_ns_per_point;
+};
+
+struct gpu_prove_partial {
+        const struct groth16_pk *pk;
+        const fr_t *w;
+        struct groth16_msm_results msm;
+        bool g2_on_gpu;
+        bool thread_started;
+        pthread_t thread;
+        int g2_result;
+        unsigned cpu_threads;
+        uint64_t start_usec, gpu_done_usec, g2_begin_usec, g2_end_usec;
+};
+
+static uint64_t now_usec(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The GPU's NUMA node from sysfs (-1: unknown, as on single-node hosts). */
+static int device_numa_node(const char *pci_bus_id) {
+        char path[96];
+        _cleanup_fclose_ FILE *f = NULL;
+        int node = -1;
+
+        snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", pci_bus_id);
+        f = fopen(path, "re");
+        if (!f || fscanf(f, "%d", &node) != 1)
+                return -1;
+        return node;
+}
+
+int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
+                   gpu_prover_t **ret) {
+        _cleanup_free_ gpu_prover_t *p = NULL;
+        gpu_device_info_t info;
+        int r;
+
+        assert(ret);
+        p = calloc(1, sizeof(*p));
+        if (!p)
+                return -ENOMEM;
+        r = gpu_context_new(&p->ctx, ordinal);
+        if (r < 0)
+                return r;
+        p->cpu_threads = cpu_threads;
+        p->placement = placement;
+        gpu_context_info(p->ctx, &info);
+        p->numa_node = device_numa_node(info.pci_bus_id);
+        if (p->numa_node >= 0 && numa_available() >= 0) {
+                /* Threads and pages near the GPU: the SRS is read over PCIe
+                 * from there, and the CPU tail reads it too. */
+                if (numa_run_on_node(p->numa_node) < 0)
+                        (void)log_warning_errno(
+                                errno, "Cannot run the prover on NUMA node %d of GPU %s: %m",
+                                p->numa_node, info.pci_bus_id);
+                numa_set_preferred(p->numa_node);
+        }
+        log_info("GPU prover on %s (%s, %.0f GiB), NUMA node %d", info.name, info.pci_bus_id,
+                 (double)info.memory_bytes / (1u << 30), p->numa_node);
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
+void gpu_prover_free(gpu_prover_t *prover) {
+        if (!prover)
+                return;
+        gpu_context_free(prover->ctx);
+        free(prover);
+}
+
+const char *gpu_prover_device_name(const gpu_prover_t *prover) {
+        static _Thread_local gpu_device_info_t info;
+        assert(prover);
+        gpu_context_info(prover->ctx, &info);
+        return info.name;
+}
+
+int gpu_prover_numa_node(const gpu_prover_t *prover) {
+        assert(prover);
+        return prover->numa_node;
+}
+
+/* The pk's arrays as (pointer, bytes) pairs. */
+static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
+        const size_t n_private = pk->n_vars - pk->n_public - 1;
+        ptr[0] = pk->a, bytes[0] = pk->n_vars * sizeof(g1_affine_t);
+        ptr[1] = pk->b1, bytes[1] = pk->n_vars * sizeof(g1_affine_t);
+        ptr[2] = pk->l, bytes[2] = n_private * sizeof(g1_affine_t);
+        ptr[3] = pk->h,
+        bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
+        ptr[4] = pk->b2, bytes[4] = pk->n_vars * sizeof(g2_affine_t);
+        return 5;
+}
+
+int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const void *ptr[5];
+        size_t bytes[5], n;
+        int r;
+
+        assert(prover && pk);
+        n = pk_arrays(pk, ptr, bytes);
+        for (size_t i = 0; i < n; i++) {
+                if (!ptr[i] || !bytes[i])
+                        continue;
+                r = gpu_host_register(prover->ctx, (void *)ptr[i], bytes[i]);
+                if (r < 0) {
+                        for (size_t j = 0; j < i; j++)
+                                if (ptr[j] && bytes[j])
+                                        (void)gpu_host_unregister(prover->ctx, (void *)ptr[j]);
+                        return log_error_errno(r, "Pinning %zu bytes of the SRS for the GPU: %s",
+                                               bytes[i], gpu_context_last_error(prover->ctx));
+                }
+        }
+        return 0;
+}
+
+void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const void *ptr[5];
+        size_t bytes[5], n;
+
+        assert(prover && pk);
+        n = pk_arrays(pk, ptr, bytes);
+        for (size_t i = 0; i < n; i++)
+                if (ptr[i] && bytes[i])
+                        (void)gpu_host_unregister(prover->ctx, (void *)ptr[i]);
+}
+
+bool gpu_g2_choose_gpu(gpu_g2_placement_t placement, double gpu_stage_ns_per_point,
+                       double cpu_g2_ns_per_point, double gpu_g2_ns_per_point,
+                       uint64_t domain_points, uint64_t g2_points) {
+        if (placement != GPU_G2_AUTO)
+                return placement == GPU_G2_GPU;
+        /* Each place once, CPU first, before the rates decide. */
+        if (cpu_g2_ns_per_point <= 0)
+                return false;
+        if (gpu_g2_ns_per_point <= 0)
+                return true;
+        const double stage = gpu_stage_ns_per_point * (double)domain_points;
+        const double cpu_tail = cpu_g2_ns_per_point * (double)g2_points;
+        const double gpu_tail = gpu_g2_ns_per_point * (double)g2_points;
+        const double on_cpu = cpu_tail > stage ? cpu_tail : stage;
+        return stage + gpu_tail < on_cpu;
+}
+
+static void *cpu_tail_thread(void *arg) {
+        gpu_prove_partial_t *p = arg;
+
+        p->g2_begin_usec = now_usec();
+        p->g2_result = g2_msm_fr(&p->msm.b2, p->pk->b2, p->w, p->pk->n_vars, p->cpu_threads);
+        p->g2_end_usec = now_usec();
+        return NULL;
+}
+
+void gpu_prove_partial_free(gpu_prove_partial_t *partial) {
+        if (!partial)
+                return;
+        if (partial->thread_started)
+                (void)pthread_join(partial->thread, NULL);
+        free(partial);
+}
+
+static void gpu_prove_partial_freep(gpu_prove_partial_t **p) {
+        gpu_prove_partial_free(*p);
+}
+
+/* Exponential average: new figures count for half. */
+static void update_rate(double *rate, uint64_t usec, uint64_t points) {
+        const double ns = points ? (double)usec * 1e3 / (double)points : 0;
+        *rate = *rate > 0 ? (*rate + ns) / 2 : ns;
+}
+
+int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
+                    const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
+        const uint64_t domain = (uint64_t)1 << pk->log_domain_size;
+        fr_t *d_h = NULL;
+        int r;
+
+        assert(prover && pk && w && a && b && c && ret);
+        p = calloc(1, sizeof(*p));
+        if (!p)
+                return -ENOMEM;
+        *p = (gpu_prove_partial_t){.pk = pk, .w = w, .cpu_threads = prover->cpu_threads};
+        p->start_usec = now_usec();
+        p->g2_on_gpu = gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
+                                         prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
+                                         domain, pk->n_vars);
+        if (!p->g2_on_gpu) {
+                r = -pthread_create(&p->thread, NULL, cpu_tail_thread, p);
+                if (r < 0)
+                        return log_error_errno(r, "Starting the B_G2 tail thread: %m");
+                p->thread_started = true;
+        }
+
+        r = gpu_groth16_h(prover->ctx, pk->h_convention, pk->log_domain_size, a, b, c, &d_h);
+        if (r >= 0)
+                r = gpu_groth16_msm_g1(prover->ctx, pk, w, d_h, &p->msm);
+        if (r < 0)
+                return log_error_errno(r, "GPU stage of a 2^%u partition failed: %s",
+                                       pk->log_domain_size, gpu_context_last_error(prover->ctx));
+        p->gpu_done_usec = now_usec();
+        update_rate(&prover->gpu_stage_ns_per_point, p->gpu_done_usec - p->start_usec, domain);
+
+        if (p->g2_on_gpu) {
+                p->g2_begin_usec = now_usec();
+                r = gpu_g2_msm_fr(prover->ctx, &p->msm.b2, pk->b2, w, pk->n_vars);
+                p->g2_end_usec = now_usec();
+                if (r < 0)
+                        return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s",
+                                               pk->n_vars, gpu_context_last_error(prover->ctx));
+                update_rate(&prover->gpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec,
+                            pk->n_vars);
+        }
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
+int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
+                     struct groth16_proof *proof, gpu_prove_timings_t *timings) {
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = partial;
+        fr_t r_blind, s_blind;
+        int r;
+
+        assert(prover && partial && proof);
+        if (p->thread_started) {
+                (void)pthread_join(p->thread, NULL);
+                p->thread_started = false;
+                if (p->g2_result < 0)
+                        return log_error_errno(p->g2_result,
+                                               "CPU B_G2 MSM of %zu points failed: %m",
+                                               p->pk->n_vars);
+                update_rate(&prover->cpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec,
+                            p->pk->n_vars);
+        }
+        r = groth16_random_rs(&r_blind, &s_blind);
+        if (r < 0)
+                return log_error_errno(r, "Drawing r, s failed: %m");
+        groth16_assemble(p->pk, &p->msm, &r_blind, &s_blind, proof);
+        if (timings) {
+                const uint64_t hidden_end =
+                        p->g2_end_usec < p->gpu_done_usec ? p->g2_end_usec : p->gpu_done_usec;
+                *timings = (gpu_prove_timings_t){
+                        .gpu_stage_usec = p->gpu_done_usec - p->start_usec,
+                        .g2_usec = p->g2_end_usec - p->g2_begin_usec,
+                        .g2_on_gpu = p->g2_on_gpu,
+                        .overlap_usec = p->g2_on_gpu || hidden_end < p->g2_begin_usec
+                                                ? 0
+                                                : hidden_end - p->g2_begin_usec,
+                };
+        }
+        return 0;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The split GPU prover of one device:
+ *
+ *   gpu_prove_start   the GPU stage (H by NTTs, the H, A, B_G1 and L MSMs);
+ *                     returns when it is done and a, b, c may be released;
+ *                     the B_G2 tail MSM has started by then, on CPU threads
+ *                     of its own or, when that finishes later, on the GPU
+ *                     right after the G1 MSMs;
+ *   gpu_prove_finish  joins the tail and assembles the proof with fresh r, s.
+ *
+ * Where the tail runs: on the CPU it overlaps the GPU stage (its cost is
+ * max(gpu stage, cpu tail)); on the GPU it follows it (gpu stage + gpu
+ * tail). GPU_G2_AUTO picks the smaller from the rates measured on this
+ * prover's earlier partitions (trying each place once first).
+ *
+ * Not thread-safe: one thread drives a prover (start, finish, start ...);
+ * a partial may be finished while the next partition's start runs only
+ * from that same thread, which is the intended overlap.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuda/gpu.h"
+
+typedef enum gpu_g2_placement {
+        GPU_G2_AUTO,
+        GPU_G2_CPU,
+        GPU_G2_GPU,
+} gpu_g2_placement_t;
+
+typedef struct gpu_prover gpu_prover_t;
+typedef struct gpu_prove_partial gpu_prove_partial_t;
+
+typedef struct gpu_prove_timings {
+        uint64_t gpu_stage_usec; /* H and the G1 MSMs */
+        uint64_t g2_usec;        /* the B_G2 tail */
+        bool g2_on_gpu;
+        uint64_t overlap_usec; /* tail time hidden behind the GPU stage */
+} gpu_prove_timings_t;
+
+/* Opens device `ordinal`; the CPU tail uses cpu_threads (0: all). The
+ * calling thread and its later allocations move to the GPU's NUMA node
+ * where libnuma knows it. -ENODEV without a usable GPU (say so and use the
+ * CPU prover). */
+int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
+                   gpu_prover_t **ret);
+void gpu_prover_free(gpu_prover_t *prover);
+const char *gpu_prover_device_name(const gpu_prover_t *prover);
+/* The NUMA node the prover runs on, -1 if unknown. */
+int gpu_prover_numa_node(const gpu_prover_t *prover);
+
+/* Pins pk's base arrays for the GPU (cudaHostRegister on memory the caller
+ * allocated and faulted in); gpu_prover_unregister_pk undoes it. */
+int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
+void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
+
+/* pk and w stay borrowed until gpu_prove_finish; a, b, c (2^log each) only
+ * during this call. */
+int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
+                    const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret);
+/* Consumes partial; timings may be NULL. */
+int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
+                     struct groth16_proof *proof, gpu_prove_timings_t *timings);
+/* Joins and drops a partial that will not be finished. */
+void gpu_prove_partial_free(gpu_prove_partial_t *partial);
+
+/* The placement rule, exposed for tests: given the rates measured so far
+ * (0: not yet measured), true when the tail should run on the GPU. */
+bool gpu_g2_choose_gpu(gpu_g2_placement_t placement, double gpu_stage_ns_per_point,
+                       double cpu_g2_ns_per_point, double gpu_g2_ns_per_point,
+                       uint64_t domain_points, uint64_t g2_points);

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The GPU stage of a Groth16 partition: H's scalars by NTTs on the device
+ * (zk/groth16_prove.c's groth16_compute_h, step for step), then the G1
+ * MSMs for H, A, B_G1 and L with the bases streamed from host memory and
+ * the scalars (H's, the witness) already on the device.
+ */
+#include <assert.h>
+#include <errno.h>
+
+#include "cuda/context.cuh"
+#include "cuda/groth16_steps.cuh"
+
+using namespace cuzk;
+
+/* Evaluations on <omega> -> evaluations on shift<omega>, natural order both
+ * ways (the inverse leaves bit-reversed coefficients for the coset NTT). */
+static int to_coset(gpu_context_t *ctx, fr_t *d_x, unsigned log_n, ntt_roots_t roots,
+                    const fr_t *shift) {
+        GPU_TRY_R(gpu_ntt_device(ctx, d_x, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr));
+        return gpu_ntt_device(ctx, d_x, log_n, roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN, shift);
+}
+
+int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
+                  const fr_t *b, const fr_t *c, fr_t **ret_d_h) {
+        const size_t n = (size_t)1 << log_n;
+        const ntt_roots_t roots =
+                conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
+        fr_t shift, z_inv;
+        void *abc = nullptr;
+
+        assert(ctx);
+        assert(a && b && c);
+        assert(ret_d_h);
+
+        GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_H_ABC, 3 * n * sizeof(fr_t), &abc));
+        fr_t *d_a = (fr_t *)abc, *d_b = d_a + n, *d_c = d_b + n;
+
+        /* Each copy is queued before the previous transform, so that it
+         * overlaps on the copy engine while the kernels run. */
+        GPU_TRY(ctx,
+                cudaMemcpyAsync(d_a, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx,
+                cudaMemcpyAsync(d_b, b, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx,
+                cudaMemcpyAsync(d_c, c, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY_R(to_coset(ctx, d_a, log_n, roots, &shift));
+        GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
+        GPU_TRY_R(to_coset(ctx, d_c, log_n, roots, &shift));
+
+        fr_dev z;
+        memcpy(&z, &z_inv, sizeof(z));
+        GPU_TRY_R(gpu_launch_step(
+                ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z},
+                n));
+        if (conv == GROTH16_H_BELLPERSON)
+                GPU_TRY_R(gpu_ntt_device(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
+                                         NTT_ORDER_NN, &shift));
+        *ret_d_h = d_a;
+        return 0;
+}
+
+int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr_t *w,
+                       const fr_t *d_h, struct groth16_msm_results *res) {
+        void *d_w = nullptr;
+
+        assert(ctx);
+        assert(pk && w && d_h && res);
+        assert(pk->n_vars > pk->n_public);
+
+        const size_t n_private = pk->n_vars - pk->n_public - 1;
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, pk->n_vars * sizeof(fr_t), &d_w));
+        GPU_TRY(ctx, cudaMemcpyAsync(d_w, w, pk->n_vars * sizeof(fr_t), cudaMemcpyHostToDevice,
+                                     ctx->stream));
+        const fr_t *dw = (const fr_t *)d_w;
+        GPU_TRY_R(gpu_g1_msm_fr_host_points(
+                ctx, &res->h, pk->h, d_h, groth16_h_bases(pk->h_convention, pk->log_domain_size)));
+        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->a, pk->a, dw, pk->n_vars));
+        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->b1, pk->b1, dw, pk->n_vars));
+        return gpu_g1_msm_fr_host_points(ctx, &res->l, pk->l, dw + pk->n_public + 1, n_private);
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The prover's backend choice and the split shape, on whatever this host
+ * has: on a machine without a GPU (CI) a prover asked to use the GPU must
+ * say so and prove on the CPU; with a GPU it gets the CUDA backend. Either
+ * way the proofs of the split prove_start/prove_finish must verify, and on
+ * two partitions in a row (the overlap the prover relies on).
+ */
+#include <setjmp.h> /* cmocka.h needs these first */
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "daemon/prover-backend.h"
+#include "formats/snarkjs-json.h"
+#include "formats/wtns.h"
+#include "formats/zkey.h"
+#include "tests/test-formats-common.h"
+#include "zk/groth16.h"
+#if HAVE_CUDA
+#include "cuda/gpu-prove.h"
+#endif
+
+static char last_info[512];
+
+static void capture_sink(int level, const char *message, void *userdata) {
+        (void)level;
+        (void)userdata;
+        if (strstr(message, "backend") || strstr(message, "CUDA"))
+                snprintf(last_info, sizeof(last_info), "%s", message);
+}
+
+/* a, b, c of the fixture's witness in fresh buffers (the backend may
+ * overwrite them). */
+static void evaluate(const struct zkey *zk, const struct wtns *w, fr_t **a, fr_t **b, fr_t **c) {
+        struct sparse_matrix ma = {0}, mb = {0};
+        const size_t n = (size_t)1 << zk->log2_domain_size;
+        struct groth16_constraints cs = {.a = &ma, .b = &mb, .c = NULL};
+
+        assert_int_equal(zkey_to_groth16_matrices(zk, &ma, &mb), 0);
+        *a = calloc(n, sizeof(fr_t));
+        *b = calloc(n, sizeof(fr_t));
+        *c = calloc(n, sizeof(fr_t));
+        assert_non_null(*a);
+        assert_non_null(*b);
+        assert_non_null(*c);
+        assert_int_equal(
+                groth16_evaluate(&cs, w->values, w->n_values, zk->log2_domain_size, *a, *b, *c), 0);
+        sparse_free(&ma);
+        sparse_free(&mb);
+}
+
+static void prove_twice_and_verify(struct prover_backend *backend) {
+        _cleanup_free_ char *zkey_path = fixture_file("bits", "zkey");
+        _cleanup_free_ char *wtns_path = fixture_file("bits", "wtns");
+        _cleanup_(zkey_freep) struct zkey *zk = NULL;
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        struct groth16_vk *vk = NULL;
+        struct groth16_pk pk;
+        struct prover_partial *first = NULL, *second = NULL;
+        struct groth16_proof p1, p2;
+        fr_t *a[2], *b[2], *c[2];
+
+        assert_int_equal(zkey_load(zkey_path, &zk), 0);
+        assert_int_equal(wtns_load(wtns_path, &w), 0);
+        assert_int_equal(snarkjs_vk_from_zkey(zk, &vk), 0);
+        zkey_to_groth16_pk(zk, &pk);
+        for (int i = 0; i < 2; i++)
+                evaluate(zk, w, &a[i], &b[i], &c[i]);
+
+        /* start 1, start 2 while 1's tail may run, then finish both */
+        const struct prover_inputs in0 = {&pk, w->values, a[0], b[0], c[0], pk.log_domain_size};
+        const struct prover_inputs in1 = {&pk, w->values, a[1], b[1], c[1], pk.log_domain_size};
+        assert_int_equal(backend->ops->prove_start(backend, &in0, &first), 0);
+        assert_int_equal(backend->ops->prove_start(backend, &in1, &second), 0);
+        assert_int_equal(backend->ops->prove_finish(backend, first, &p1), 0);
+        assert_int_equal(backend->ops->prove_finish(backend, second, &p2), 0);
+
+        const fr_t *pub = w->values + 1;
+        assert_int_equal(groth16_verify(vk, pub, &p1), 1);
+        assert_int_equal(groth16_verify(vk, pub, &p2), 1);
+        /* fresh r, s each time */
+        assert_memory_not_equal(&p1.a, &p2.a, sizeof(p1.a));
+        /* a tampered proof does not verify */
+        p1.c = p2.c;
+        assert_int_equal(groth16_verify(vk, pub, &p1), 0);
+
+        for (int i = 0; i < 2; i++) {
+                free(a[i]);
+                free(b[i]);
+                free(c[i]);
+        }
+        snarkjs_vk_free(vk);
+}
+
+static void test_gpu_asked(void **state) {
+        struct prover_backend *backend = NULL;
+        (void)state;
+
+        last_info[0] = 0;
+        log_set_sink(capture_sink, NULL);
+        assert_int_equal(prover_backend_new(true, 0, &backend), 0);
+        log_set_sink(NULL, NULL);
+#if HAVE_CUDA
+        if (gpu_device_count() > 0) {
+                assert_string_equal(backend->ops->name, "cuda");
+        } else {
+                /* The fallback: the CPU, and the log says why. */
+                assert_string_equal(backend->ops->name, "cpu");
+                assert_non_null(strstr(last_info, "No usable CUDA device"));
+        }
+#else
+        assert_string_equal(backend->ops->name, "cpu");
+        assert_non_null(strstr(last_info, "no CUDA backend"));
+#endif
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
+static void test_gpu_not_asked(void **state) {
+        struct prover_backend *backend = NULL;
+        (void)state;
+
+        assert_int_equal(prover_backend_new(false, 0, &backend), 0);
+        assert_string_equal(backend->ops->name, "cpu");
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
+#if HAVE_CUDA
+/* Where the B_G2 tail goes: each place once, then whichever finishes
+ * first (CPU: max(stage, tail) because they overlap; GPU: stage + tail). */
+static void test_g2_placement(void **state) {
+        (void)state;
+        assert_false(gpu_g2_choose_gpu(GPU_G2_CPU, 1, 100, 1, 1 << 20, 1 << 20));
+        assert_true(gpu_g2_choose_gpu(GPU_G2_GPU, 1, 1, 100, 1 << 20, 1 << 20));
+        /* nothing measured: CPU first, then the GPU */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 0, 0, 0, 1 << 20, 1 << 20));
+        assert_true(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 50, 0, 1 << 20, 1 << 20));
+        /* CPU tail hidden behind the GPU stage: stay on the CPU */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 100, 50, 5, 1 << 20, 1 << 20));
+        /* CPU tail far longer than stage + GPU tail: the GPU */
+        assert_true(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 500, 20, 1 << 20, 1 << 20));
+        /* equal finish times: keep the GPU free (CPU) */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 20, 10, 1 << 20, 1 << 20));
+}
+#endif
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_gpu_asked),
+                cmocka_unit_test(test_gpu_not_asked),
+#if HAVE_CUDA
+                cmocka_unit_test(test_g2_placement),
+#endif
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
