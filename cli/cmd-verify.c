@@ -15,6 +15,8 @@ static const char usage[] = "Usage: cuzk verify VK_JSON PUBLIC_JSON PROOF_JSON\n
                             "Verifies a Groth16 proof (snarkjs proof.json) for the public signals\n"
                             "(public.json) against the verification key (vk.json), with the same\n"
                             "argument order as `snarkjs groth16 verify`. Prints OK or INVALID.\n"
+                            "VK_JSON may also be a bellperson .vk (cuzk setup), and PROOF_JSON\n"
+                            "then a 192-byte Filecoin proof.\n"
                             "Exit status: 0 valid, 1 invalid, 2 bad input.\n";
 
 int cli_verify_with_key(const struct groth16_vk *vk, const char *vk_path, const char *public_path,
