@@ -7,9 +7,11 @@
 # driver). Output is line-buffered; the logs are copied into "$OUT" when it
 # is set. About 5 minutes on an H200.
 #
-#   cuda/device-run.sh [build-dir] [--quick]
+#   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES]
 #
 # --quick runs the short self-test and a small benchmark (a first check).
+# --partitions "24 26" runs the short self-test, then whole PoRep-shaped
+# partitions through the split prover (bench-gpu-prove) at those sizes.
 # Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
 # benchmark's when the self-test passed.
 set -u -o pipefail
@@ -18,7 +20,9 @@ build=${1:-build-cuda}
 mode=${2:-}
 logs=$(mktemp -d)
 
-for exe in cuda/cuda-selftest cuda/bench-cuda; do
+sizes=${3:-24 26}
+for exe in cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-prove; do
+        [ "$exe" = cuda/bench-gpu-prove ] && [ "$mode" != --partitions ] && continue
         if [ ! -x "$build/$exe" ]; then
                 echo "device-run: $build/$exe missing: build with meson here first" >&2
                 exit 1
@@ -38,7 +42,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,
         --format=csv 2>&1 | tee "$logs/device.log"
 nproc | sed 's/^/cpu cores: /' | tee -a "$logs/device.log"
 
-if [ "$mode" = "--quick" ]; then
+if [ "$mode" = "--quick" ] || [ "$mode" = "--partitions" ]; then
         selftest_args=(--quick)
         bench_args=(20 22 20 24)
 else
@@ -55,6 +59,13 @@ grep '^FAIL' "$logs/selftest.log" | head -20
 if [ $status -ne 0 ]; then
         echo "device-run: self-test exit status $status; benchmark skipped"
         exit $status
+fi
+
+if [ "$mode" = "--partitions" ]; then
+        echo "== partitions: $sizes"
+        # shellcheck disable=SC2086 # the sizes are separate arguments
+        timeout 500 stdbuf -oL -eL "$build/cuda/bench-gpu-prove" $sizes 2>&1 | tee "$logs/partitions.log"
+        exit $?
 fi
 
 echo "== benchmark"

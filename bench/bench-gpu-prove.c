@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Whole PoRep-shaped partitions on the GPU (the split prover, cuda/gpu-prove.h),
+ * against SupraSeal C2's figures in TARGETS.md: for each domain 2^k a
+ * synthetic circuit (circuits/synthetic.h: rows = 2^k - 2^k/128, PoRep's
+ * densities, 3 of 4 aux values 0 or 1), its a, b, c by the PCE SpMV, and a
+ * timing-only SRS in bellperson layout (random points: one G1 array shared
+ * by A, B_G1, L and H, which the timing cannot tell apart, and one G2
+ * array), pinned with cudaHostRegister. Then four partitions:
+ *   1  B_G2 tail forced on the CPU,  2  forced on the GPU,
+ *   3, 4  AUTO, in the pipelined order start 3, start 4, finish 3, finish 4
+ * (3's tail overlaps 4's GPU stage when it runs on the CPU).
+ * Prints a markdown table: GPU stage, tail and where, overlap, and the
+ * partition's wall time from prove_start to its proof.
+ * Usage: bench-gpu-prove [log_domain ...]   (default 24 26)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "circuits/pce.h"
+#include "circuits/synthetic.h"
+#include "common/cleanup.h"
+#include "cuda/gpu-prove.h"
+#include "cuda/testdata.h"
+#include "zk/parallel.h"
+
+static double now_sec(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* SupraSeal C2 on the H200 host (TARGETS.md), seconds, best of its range. */
+static double supraseal_sec(unsigned k) {
+        return k == 24 ? 4.0 : k == 26 ? 16.0 : 0;
+}
+
+/* Anonymous memory, faulted in by the caller's writes. */
+static void *big_alloc(size_t bytes) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+}
+
+struct partition_run {
+        const char *label;
+        gpu_prove_timings_t t;
+        double wall;
+};
+
+static void print_row(unsigned k, const struct partition_run *run) {
+        const double ref = supraseal_sec(k);
+        char ratio[32] = "-";
+        if (ref > 0)
+                snprintf(ratio, sizeof(ratio), "%.2fx", run->wall / ref);
+        printf("| 2^%u | %s | %.3f s | %.3f s | %s | %.3f s | %.3f s | %s |\n", k, run->label,
+               run->t.gpu_stage_usec / 1e6, run->t.g2_usec / 1e6, run->t.g2_on_gpu ? "GPU" : "CPU",
+               run->t.overlap_usec / 1e6, run->wall, ratio);
+        fflush(stdout);
+}
+
+static int bench_size(unsigned k) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        struct synthetic_params params = {.seed = 1};
+        const size_t n = (size_t)1 << k;
+        fr_t *abc[4][3] = {{NULL}};
+        gpu_prove_partial_t *partial[4] = {NULL};
+        struct partition_run runs[4] = {{"1: tail on CPU", {0}, 0},
+                                        {"2: tail on GPU", {0}, 0},
+                                        {"3: auto, pipelined", {0}, 0},
+                                        {"4: auto, pipelined", {0}, 0}};
+        double start[4], t0;
+        gpu_prover_t *prover = NULL;
+        struct groth16_proof proof;
+        int r;
+
+        params.n_rows = (uint32_t)(n - n / 128);
+        t0 = now_sec();
+        r = synthetic_generate(&params, &pce, &w);
+        if (r < 0) {
+                fprintf(stderr, "bench-gpu-prove: synthetic circuit 2^%u: %s\n", k, strerror(-r));
+                return r;
+        }
+        fprintf(stderr, "2^%u: circuit %u rows, %u wires in %.1f s\n", k, pce->n_rows, pce->n_cols,
+                now_sec() - t0);
+
+        /* The SRS: random points; A, B_G1, L and H share one array. */
+        const size_t n_vars = pce->n_cols;
+        const size_t g1_points = n_vars > n ? n_vars : n;
+        g1_affine_t *g1 = big_alloc(g1_points * sizeof(g1_affine_t));
+        g2_affine_t *g2 = big_alloc(n_vars * sizeof(g2_affine_t));
+        if (!g1 || !g2)
+                return -ENOMEM;
+        t0 = now_sec();
+        r = testdata_g1_points(g1, g1_points, 11);
+        if (r >= 0)
+                r = testdata_g2_points(g2, n_vars, 12);
+        if (r < 0)
+                return r;
+        fprintf(stderr, "2^%u: timing-only SRS (%zu G1, %zu G2 points) in %.1f s\n", k, g1_points,
+                n_vars, now_sec() - t0);
+        struct groth16_pk pk = {
+                .h_convention = GROTH16_H_BELLPERSON,
+                .n_vars = n_vars,
+                .n_public = pce->n_public,
+                .log_domain_size = k,
+                .alpha1 = g1[0],
+                .beta1 = g1[1],
+                .delta1 = g1[2],
+                .beta2 = g2[0],
+                .delta2 = g2[1],
+                .a = g1,
+                .b1 = g1,
+                .b2 = g2,
+                .l = g1,
+                .h = g1,
+        };
+
+        /* a, b, c per partition (each start may overwrite its own). */
+        t0 = now_sec();
+        for (int p = 0; p < 4; p++)
+                for (int m = 0; m < 3; m++)
+                        if (!(abc[p][m] = big_alloc(n * sizeof(fr_t))))
+                                return -ENOMEM;
+        r = pce_evaluate(pce, w, n_vars, k, abc[0][0], abc[0][1], abc[0][2]);
+        if (r < 0)
+                return r;
+        fprintf(stderr, "2^%u: SpMV (a, b, c) in %.2f s\n", k, now_sec() - t0);
+        for (int p = 1; p < 4; p++)
+                for (int m = 0; m < 3; m++)
+                        memcpy(abc[p][m], abc[0][m], n * sizeof(fr_t));
+
+        for (int p = 0; p < 4; p++) {
+                const gpu_g2_placement_t where = p == 0   ? GPU_G2_CPU
+                                                 : p == 1 ? GPU_G2_GPU
+                                                          : GPU_G2_AUTO;
+                if (p == 0 || p == 1 || p == 2) {
+                        gpu_prover_free(prover);
+                        prover = NULL;
+                        r = gpu_prover_new(0, 0, where, &prover);
+                        if (r < 0)
+                                return r;
+                        r = gpu_prover_register_pk(prover, &pk);
+                        if (r < 0)
+                                return r;
+                }
+                if (p == 2) {
+                        /* AUTO needs both rates: measure each place once. */
+                        for (int warm = 0; warm < 2; warm++) {
+                                gpu_prove_partial_t *wp = NULL;
+                                r = gpu_prove_start(prover, &pk, w, abc[1][0], abc[1][1], abc[1][2],
+                                                    &wp);
+                                if (r >= 0)
+                                        r = gpu_prove_finish(prover, wp, &proof, NULL);
+                                if (r < 0)
+                                        return r;
+                                for (int m = 0; m < 3; m++)
+                                        memcpy(abc[1][m], abc[0][m], n * sizeof(fr_t));
+                        }
+                }
+                if (p < 2) {
+                        start[p] = now_sec();
+                        r = gpu_prove_start(prover, &pk, w, abc[p][0], abc[p][1], abc[p][2],
+                                            &partial[p]);
+                        if (r >= 0)
+                                r = gpu_prove_finish(prover, partial[p], &proof, &runs[p].t);
+                        if (r < 0)
+                                return r;
+                        runs[p].wall = now_sec() - start[p];
+                        print_row(k, &runs[p]);
+                        gpu_prover_unregister_pk(prover, &pk);
+                }
+        }
+        /* 3 and 4 pipelined: 3's tail overlaps 4's GPU stage. */
+        start[2] = now_sec();
+        r = gpu_prove_start(prover, &pk, w, abc[2][0], abc[2][1], abc[2][2], &partial[2]);
+        if (r < 0)
+                return r;
+        start[3] = now_sec();
+        r = gpu_prove_start(prover, &pk, w, abc[3][0], abc[3][1], abc[3][2], &partial[3]);
+        if (r < 0)
+                return r;
+        r = gpu_prove_finish(prover, partial[2], &proof, &runs[2].t);
+        if (r < 0)
+                return r;
+        runs[2].wall = now_sec() - start[2];
+        r = gpu_prove_finish(prover, partial[3], &proof, &runs[3].t);
+        if (r < 0)
+                return r;
+        runs[3].wall = now_sec() - start[3];
+        print_row(k, &runs[2]);
+        print_row(k, &runs[3]);
+        printf("| 2^%u | pair 3+4 | | | | | %.3f s for two | %.3f s per partition |\n", k,
+               now_sec() - start[2], (now_sec() - start[2]) / 2);
+
+        gpu_prover_unregister_pk(prover, &pk);
+        gpu_prover_free(prover);
+        for (int p = 0; p < 4; p++)
+                for (int m = 0; m < 3; m++)
+                        munmap(abc[p][m], n * sizeof(fr_t));
+        munmap(g1, g1_points * sizeof(g1_affine_t));
+        munmap(g2, n_vars * sizeof(g2_affine_t));
+        return 0;
+}
+
+int main(int argc, char **argv) {
+        unsigned sizes[8] = {24, 26};
+        int n_sizes = 2;
+
+        if (argc > 1) {
+                n_sizes = 0;
+                for (int i = 1; i < argc && n_sizes < 8; i++) {
+                        char *end;
+                        unsigned long k = strtoul(argv[i], &end, 10);
+                        if (*end || k < 10 || k > 27) {
+                                fprintf(stderr,
+                                        "bench-gpu-prove: '%s' is not a log2 domain "
+                                        "size from 10 to 27\n",
+                                        argv[i]);
+                                return 2;
+                        }
+                        sizes[n_sizes++] = (unsigned)k;
+                }
+        }
+        if (gpu_device_count() <= 0) {
+                printf("bench-gpu-prove: no CUDA device\n");
+                return 77;
+        }
+        printf("Whole PoRep-shaped partitions, split GPU prover, %u CPU threads\n\n",
+               zk_thread_count());
+        printf("| domain | partition | GPU stage | B_G2 tail | tail on | overlap | wall | vs "
+               "SupraSeal |\n|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < n_sizes; i++) {
+                int r = bench_size(sizes[i]);
+                if (r < 0) {
+                        printf("bench-gpu-prove: 2^%u failed: %s\n", sizes[i], strerror(-r));
+                        return 1;
+                }
+        }
+        return 0;
+}
