@@ -17,7 +17,7 @@
 enum config_log_target { CONFIG_LOG_AUTO, CONFIG_LOG_JOURNAL, CONFIG_LOG_STDERR };
 enum config_tristate { CONFIG_AUTO, CONFIG_YES, CONFIG_NO };
 enum config_enforcement {
-        CONFIG_ENFORCE_AUTO,    /* cgroup2, else cgroup1, else rlimit */
+        CONFIG_ENFORCE_AUTO, /* cgroup2, else cgroup1, else rlimit */
         CONFIG_ENFORCE_CGROUP2,
         CONFIG_ENFORCE_CGROUP1,
         CONFIG_ENFORCE_RLIMIT,
@@ -26,26 +26,27 @@ enum config_enforcement {
 
 struct config {
         /* [Daemon] */
-        char socket_path[256];      /* Socket=/run/cuzk/cuzk.sock */
-        unsigned socket_mode;       /* SocketMode=0660 */
-        char spool_dir[256];        /* SpoolDirectory=/var/lib/cuzk/spool */
+        char socket_path[256];             /* Socket=/run/cuzk/cuzk.sock */
+        unsigned socket_mode;              /* SocketMode=0660 */
+        char spool_dir[256];               /* SpoolDirectory=/var/lib/cuzk/spool */
         enum config_log_target log_target; /* LogTarget=auto */
-        int log_level;              /* LogLevel=info (LOG_* from syslog.h) */
-        uint64_t max_message_bytes; /* MaxMessageSize=128M */
+        int log_level;                     /* LogLevel=info (LOG_* from syslog.h) */
+        uint64_t max_message_bytes;        /* MaxMessageSize=128M */
         /* [Memory] */
-        uint64_t total_budget_bytes;  /* TotalBudget=auto: 0 here */
-        uint64_t safety_margin_bytes; /* SafetyMargin=1G */
-        uint64_t worker_slack_bytes;  /* WorkerSlack=64M */
+        uint64_t total_budget_bytes;         /* TotalBudget=auto: 0 here */
+        uint64_t safety_margin_bytes;        /* SafetyMargin=1G */
+        uint64_t worker_slack_bytes;         /* WorkerSlack=64M */
         enum config_enforcement enforcement; /* Enforcement=auto */
-        uint64_t pressure_stall_msec;  /* PressureStall=200 (per window) */
-        uint64_t pressure_window_msec; /* PressureWindow=2000 */
-        uint64_t pressure_resume_msec; /* PressureResume=5000: quiet time before admission resumes */
+        uint64_t pressure_stall_msec;        /* PressureStall=200 (per window) */
+        uint64_t pressure_window_msec;       /* PressureWindow=2000 */
+        uint64_t
+                pressure_resume_msec; /* PressureResume=5000: quiet time before admission resumes */
         /* [Scheduler] */
         unsigned max_workers;  /* MaxWorkers=0: one per CPU */
         unsigned max_attempts; /* MaxAttempts=3: per partition */
         /* [Prover] */
-        unsigned prover_threads;   /* Threads=0: all */
-        enum config_tristate gpu;  /* GPU=auto */
+        unsigned prover_threads;  /* Threads=0: all */
+        enum config_tristate gpu; /* GPU=auto */
 };
 
 /* The defaults. */

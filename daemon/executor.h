@@ -92,19 +92,18 @@ struct executor_callbacks {
 };
 
 struct executor_options {
-        const cg_domain_t *domain; /* where worker and prover cgroups live */
-        unsigned max_workers;      /* worker cgroups w0..w(max-1) */
-        unsigned prover_threads;   /* 0: all */
+        const cg_domain_t *domain;   /* where worker and prover cgroups live */
+        unsigned max_workers;        /* worker cgroups w0..w(max-1) */
+        unsigned prover_threads;     /* 0: all */
         uint64_t worker_slack_bytes; /* added to each worker's memory.max */
-        const char *helper_path;   /* the cuzkd binary, run with --worker/--prover */
-        bool use_gpu;              /* the CUDA backend where present */
+        const char *helper_path;     /* the cuzkd binary, run with --worker/--prover */
+        bool use_gpu;                /* the CUDA backend where present */
 };
 
 struct executor;
 
 int executor_new(sd_event *event, const struct executor_options *options,
-                 const struct executor_callbacks *callbacks, void *userdata,
-                 struct executor **ret);
+                 const struct executor_callbacks *callbacks, void *userdata, struct executor **ret);
 void executor_free(struct executor *executor);
 
 /* Starts the task now (its bytes are reserved). -EBUSY when all worker
@@ -116,9 +115,9 @@ int executor_cancel(struct executor *executor, uint64_t task_id);
 
 struct executor_status {
         unsigned workers_busy, max_workers;
-        int prover_pid;             /* 0 while none runs */
+        int prover_pid; /* 0 while none runs */
         unsigned prover_restarts;
-        uint64_t srs_bytes;         /* SRS held by the prover */
-        const char *backend;        /* "cpu" or "cuda" */
+        uint64_t srs_bytes;  /* SRS held by the prover */
+        const char *backend; /* "cpu" or "cuda" */
 };
 void executor_get_status(const struct executor *executor, struct executor_status *ret);
