@@ -98,6 +98,11 @@ stop_cuzkd() {
                 kill -KILL "$CUZKD_PID"
         fi
         wait "$CUZKD_PID" 2>/dev/null
+        local status=$?
+        [ "$status" -eq 0 ] || fail "cuzkd exited with status $status after SIGTERM"
+        if grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$LOG"; then
+                fail "a sanitizer reported an error (see the log)"
+        fi
         CUZKD_PID=
 }
 

@@ -345,6 +345,31 @@ static void test_cancel_and_pause(void **state) {
         teardown_ctx(c);
 }
 
+/* A worker slot that comes free with no callback (its worker exits after its task's
+ * `finished`): admission looks again by itself. */
+static void test_busy_retry(void **state) {
+        struct ctx *c = setup_ctx(1 << 20, 1, 3);
+        struct job *first, *second;
+        (void)state;
+
+        first = add_job(c, "first", 0, 1, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
+        second = add_job(c, "second", 0, 2, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
+        dispatch(c);
+        assert_int_equal(first->state, JOB_RUNNING);
+        assert_int_equal(second->state, JOB_QUEUED);
+        /* The task ends while its worker still holds the slot. */
+        fake.slots = 0;
+        finish(c, 0, EXECUTOR_OK, NULL);
+        assert_int_equal(second->state, JOB_QUEUED);
+        fake.slots = 1;
+        for (int i = 0; i < 50 && second->state == JOB_QUEUED; i++)
+                assert_true(sd_event_run(c->event, 20 * 1000) >= 0);
+        assert_int_equal(second->state, JOB_RUNNING);
+        finish(c, task_of(second, 0), EXECUTOR_OK, NULL);
+        assert_int_equal(c->n_ended, 2);
+        teardown_ctx(c);
+}
+
 static void count_circuit(void *userdata, const char *id, uint64_t bytes, unsigned refs,
                           bool preloaded) {
         unsigned *n = userdata;
@@ -394,6 +419,7 @@ int main(void) {
                 cmocka_unit_test(test_input_failure_cancels_siblings),
                 cmocka_unit_test(test_cancel_and_pause),
                 cmocka_unit_test(test_preload),
+                cmocka_unit_test(test_busy_retry),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

