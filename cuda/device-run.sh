@@ -10,6 +10,8 @@
 #   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES]
 #
 # --quick runs the short self-test and a small benchmark (a first check).
+# build-dir/tests/test-prover-backend and build-dir/tests/fixtures, when
+# carried, give whole proofs first (the CUDA backend, verified).
 # --partitions "24 26" runs the short self-test, then whole PoRep-shaped
 # partitions through the split prover (bench-gpu-prove) at those sizes.
 # Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
@@ -48,6 +50,14 @@ if [ "$mode" = "--quick" ] || [ "$mode" = "--partitions" ]; then
 else
         selftest_args=()
         bench_args=()
+fi
+
+# Whole proofs through the daemon's prover backend (CUDA here), both H
+# conventions, verified; needs the fixtures beside it (carried).
+if [ -x "$build/tests/test-prover-backend" ]; then
+        echo "== whole proofs (test-prover-backend)"
+        CUZK_FIXTURES_DIR=$build/tests/fixtures timeout 120 stdbuf -oL -eL \
+                "$build/tests/test-prover-backend" 2>&1 | tee "$logs/proofs.log"
 fi
 
 echo "== self-test"

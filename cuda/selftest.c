@@ -319,7 +319,7 @@ int main(int argc, char **argv) {
         _cleanup_gpu_context_ gpu_context_t *ctx = NULL;
         gpu_device_info_t info;
         bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-        unsigned ntt_max = quick ? 16 : 24, msm_max = quick ? 16 : 22;
+        unsigned ntt_max = quick ? 16 : 24, msm_max = quick ? 16 : 24;
         double start = now_sec();
         int r;
 

@@ -3,8 +3,10 @@
  * The prover's backend choice and the split shape, on whatever this host
  * has: on a machine without a GPU (CI) a prover asked to use the GPU must
  * say so and prove on the CPU; with a GPU it gets the CUDA backend. Either
- * way the proofs of the split prove_start/prove_finish must verify, and on
- * two partitions in a row (the overlap the prover relies on).
+ * way the proofs of the split prove_start/prove_finish must verify, in
+ * both H conventions (a snarkjs .zkey; a synthetic circuit with a
+ * bellperson-convention key), on two partitions in a row (the overlap the
+ * prover relies on). On the GPU machine this is the whole-proof check.
  */
 #include <setjmp.h> /* cmocka.h needs these first */
 #include <stdarg.h>
@@ -16,6 +18,8 @@
 #include <string.h>
 
 #include "common/cleanup.h"
+#include "circuits/pce.h"
+#include "circuits/synthetic.h"
 #include "common/log.h"
 #include "daemon/prover-backend.h"
 #include "formats/snarkjs-json.h"
@@ -23,6 +27,7 @@
 #include "formats/zkey.h"
 #include "tests/test-formats-common.h"
 #include "zk/groth16.h"
+#include "zk/groth16_setup.h"
 #if HAVE_CUDA
 #include "cuda/gpu-prove.h"
 #endif
@@ -56,33 +61,23 @@ static void evaluate(const struct zkey *zk, const struct wtns *w, fr_t **a, fr_t
         sparse_free(&mb);
 }
 
-static void prove_twice_and_verify(struct prover_backend *backend) {
-        _cleanup_free_ char *zkey_path = fixture_file("bits", "zkey");
-        _cleanup_free_ char *wtns_path = fixture_file("bits", "wtns");
-        _cleanup_(zkey_freep) struct zkey *zk = NULL;
-        _cleanup_(wtns_freep) struct wtns *w = NULL;
-        struct groth16_vk *vk = NULL;
-        struct groth16_pk pk;
+/* Two partitions of one key: start 1, start 2 while 1's tail may run,
+ * finish both; both verify, with fresh r, s; a tampered one does not. a, b,
+ * c are the two partitions' evaluations (freed here). */
+static void prove_two(struct prover_backend *backend, const struct groth16_pk *pk,
+                      const struct groth16_vk *vk, const fr_t *w, fr_t *a[2], fr_t *b[2],
+                      fr_t *c[2]) {
         struct prover_partial *first = NULL, *second = NULL;
         struct groth16_proof p1, p2;
-        fr_t *a[2], *b[2], *c[2];
+        const struct prover_inputs in0 = {pk, w, a[0], b[0], c[0], pk->log_domain_size};
+        const struct prover_inputs in1 = {pk, w, a[1], b[1], c[1], pk->log_domain_size};
 
-        assert_int_equal(zkey_load(zkey_path, &zk), 0);
-        assert_int_equal(wtns_load(wtns_path, &w), 0);
-        assert_int_equal(snarkjs_vk_from_zkey(zk, &vk), 0);
-        zkey_to_groth16_pk(zk, &pk);
-        for (int i = 0; i < 2; i++)
-                evaluate(zk, w, &a[i], &b[i], &c[i]);
-
-        /* start 1, start 2 while 1's tail may run, then finish both */
-        const struct prover_inputs in0 = {&pk, w->values, a[0], b[0], c[0], pk.log_domain_size};
-        const struct prover_inputs in1 = {&pk, w->values, a[1], b[1], c[1], pk.log_domain_size};
         assert_int_equal(backend->ops->prove_start(backend, &in0, &first), 0);
         assert_int_equal(backend->ops->prove_start(backend, &in1, &second), 0);
         assert_int_equal(backend->ops->prove_finish(backend, first, &p1), 0);
         assert_int_equal(backend->ops->prove_finish(backend, second, &p2), 0);
 
-        const fr_t *pub = w->values + 1;
+        const fr_t *pub = w + 1;
         assert_int_equal(groth16_verify(vk, pub, &p1), 1);
         assert_int_equal(groth16_verify(vk, pub, &p2), 1);
         /* fresh r, s each time */
@@ -96,7 +91,73 @@ static void prove_twice_and_verify(struct prover_backend *backend) {
                 free(b[i]);
                 free(c[i]);
         }
+}
+
+/* snarkjs's convention: the bits fixture's .zkey and witness. */
+static void prove_snarkjs(struct prover_backend *backend) {
+        _cleanup_free_ char *zkey_path = fixture_file("bits", "zkey");
+        _cleanup_free_ char *wtns_path = fixture_file("bits", "wtns");
+        _cleanup_(zkey_freep) struct zkey *zk = NULL;
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        struct groth16_vk *vk = NULL;
+        struct groth16_pk pk;
+        fr_t *a[2], *b[2], *c[2];
+
+        assert_int_equal(zkey_load(zkey_path, &zk), 0);
+        assert_int_equal(wtns_load(wtns_path, &w), 0);
+        assert_int_equal(snarkjs_vk_from_zkey(zk, &vk), 0);
+        zkey_to_groth16_pk(zk, &pk);
+        for (int i = 0; i < 2; i++)
+                evaluate(zk, w, &a[i], &b[i], &c[i]);
+        prove_two(backend, &pk, vk, w->values, a, b, c);
         snarkjs_vk_free(vk);
+}
+
+/* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
+ * from groth16_setup. */
+static void prove_synthetic(struct prover_backend *backend) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
+        struct sparse_matrix m[PCE_N_MATRICES] = {{0}};
+        struct synthetic_params params = {
+                .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
+        struct groth16_setup_options options = {0};
+        struct groth16_toxic_waste tw;
+        fr_t *a[2], *b[2], *c[2];
+
+        assert_int_equal(synthetic_params_resolve(&params), 0);
+        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
+        assert_int_equal(pce_to_sparse(pce, m), 0);
+        const struct groth16_setup_circuit circuit = {
+                .a = &m[PCE_A],
+                .b = &m[PCE_B],
+                .c = &m[PCE_C],
+                .n_vars = pce->n_cols,
+                .n_public = pce->n_public,
+                .log_domain_size = pce_log_domain_size(pce),
+        };
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
+        assert_int_equal(groth16_setup(&circuit, &tw, &options, &keys), 0);
+        for (size_t i = 0; i < PCE_N_MATRICES; i++)
+                sparse_free(&m[i]);
+
+        const size_t n = (size_t)1 << circuit.log_domain_size;
+        for (int i = 0; i < 2; i++) {
+                a[i] = calloc(n, sizeof(fr_t));
+                b[i] = calloc(n, sizeof(fr_t));
+                c[i] = calloc(n, sizeof(fr_t));
+                assert_true(a[i] && b[i] && c[i]);
+                assert_int_equal(pce_evaluate(pce, w, pce->n_cols, circuit.log_domain_size, a[i],
+                                              b[i], c[i]),
+                                 0);
+        }
+        prove_two(backend, &keys->pk, &keys->vk, w, a, b, c);
+}
+
+static void prove_twice_and_verify(struct prover_backend *backend) {
+        prove_snarkjs(backend);
+        prove_synthetic(backend);
 }
 
 static void test_gpu_asked(void **state) {
