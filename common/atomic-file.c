@@ -95,7 +95,13 @@ static void tmp_file_unlink(struct tmp_file *t) {
 static int tmp_file_create(int dir_fd, const char *name, mode_t mode,
                            char tmp_name[static NAME_MAX + 1]) {
         int attempts = 0, fd, r;
+        struct stat st;
 
+        /* Only a regular file is replaced: renaming over a device node, a
+         * symlink (/dev/stdout) or a directory entry of another kind would
+         * swap a file in for it. */
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+                return -EEXIST;
         do {
                 r = atomic_file_tmp_name(name, tmp_name, NAME_MAX + 1);
                 if (r < 0)

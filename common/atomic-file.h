@@ -4,7 +4,9 @@
  * is either whole or absent (or, when it existed, whole and old): the bytes
  * go to a temporary ".NAME.tmp-XXXXXX" beside it, which is fsync()ed and
  * renamed over NAME, and then the directory is fsync()ed so that the rename
- * itself is on disk. These helpers do not log: they return a negative errno
+ * itself is on disk. Only a missing or regular file is replaced: any other
+ * kind of entry (a device node, a symlink, a directory) gives -EEXIST.
+ * These helpers do not log: they return a negative errno
  * and leave the message, with its context, to the caller.
  */
 #pragma once
