@@ -15,6 +15,8 @@
  *   alloc-unbounded  allocate and touch memory until the kernel stops it
  *   hang             wait forever
  *   crash            die of SIGSEGV
+ * With CUZK_TEST_WORKER_FAULT_ONCE=PATH as well, only the one worker that
+ * unlinks PATH takes the fault (a runaway among healthy workers);
  * and CUZK_TEST_PROVER_FAULT in the prover's environment (when it starts):
  *   hang-tail        every task waits before its B_G2 tail until it is
  *                    canceled (so a test can kill the prover mid-task)

@@ -36,8 +36,13 @@ static uint64_t now_usec(void) {
  * unbounded allocator is refused memory (RLIMIT_DATA) instead of being killed. */
 static int inject_fault(void) {
         const char *fault = getenv("CUZK_TEST_WORKER_FAULT");
+        const char *once = getenv("CUZK_TEST_WORKER_FAULT_ONCE");
 
         if (!fault || !*fault)
+                return 0;
+        /* One runaway among healthy workers: only the worker that removes
+         * the flag file takes the fault. */
+        if (once && *once && unlink(once) < 0)
                 return 0;
         log_warning("Test fault injection: %s", fault);
         if (strcmp(fault, "hang") == 0) {
