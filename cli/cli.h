@@ -27,6 +27,10 @@ int cmd_prove(int argc, char **argv, const struct cli_options *opts);
 int cmd_verify(int argc, char **argv, const struct cli_options *opts);
 int cmd_info(int argc, char **argv, const struct cli_options *opts);
 int cmd_setup(int argc, char **argv, const struct cli_options *opts);
+/* cuzk setup --r1cs FILE --zkey OUT [--vk OUT]: a snarkjs .zkey from toxic
+ * waste (cmd-setup-zkey.c), chosen by cmd_setup when cli_setup_wants_zkey(). */
+int cmd_setup_zkey(int argc, char **argv, const struct cli_options *opts);
+bool cli_setup_wants_zkey(int argc, char **argv);
 /* cuzk pce from-r1cs | synth | info: precompiled constraints (circuits/). */
 int cmd_pce(int argc, char **argv, const struct cli_options *opts);
 /* cuzk prove --pce ... (bellperson parameters from `cuzk setup`), chosen by

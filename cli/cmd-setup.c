@@ -182,6 +182,8 @@ int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
         struct setup_args args;
         int r;
 
+        if (cli_setup_wants_zkey(argc, argv)) /* --r1cs/--zkey: cmd-setup-zkey.c */
+                return cmd_setup_zkey(argc, argv, opts);
         if (cli_wants_help(argc, argv, usage))
                 return EXIT_OK;
         if (parse_args(argc, argv, &args) < 0)

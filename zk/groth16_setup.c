@@ -117,7 +117,8 @@ static int keys_alloc_arrays(struct groth16_keys *k, size_t n_vars, size_t n_pub
         return k->a && k->b1 && k->b2 && k->l && k->h && k->ic ? 0 : -ENOMEM;
 }
 
-int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth16_keys **ret) {
+static int keys_alloc(const struct groth16_setup_circuit *circuit, enum groth16_h_convention conv,
+                      struct groth16_keys **ret) {
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
         size_t n_h;
         int r;
@@ -125,7 +126,7 @@ int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth
         assert(circuit);
         assert(ret);
 
-        n_h = groth16_h_bases(GROTH16_H_BELLPERSON, circuit->log_domain_size);
+        n_h = groth16_h_bases(conv, circuit->log_domain_size);
         k = calloc(1, sizeof(*k));
         if (!k)
                 return -ENOMEM;
@@ -134,7 +135,7 @@ int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth
                 return r;
 
         k->pk = (struct groth16_pk){
-                .h_convention = GROTH16_H_BELLPERSON,
+                .h_convention = conv,
                 .n_vars = circuit->n_vars,
                 .n_public = circuit->n_public,
                 .log_domain_size = circuit->log_domain_size,
@@ -152,6 +153,10 @@ int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth
         return 0;
 }
 
+int groth16_keys_alloc(const struct groth16_setup_circuit *circuit, struct groth16_keys **ret) {
+        return keys_alloc(circuit, GROTH16_H_BELLPERSON, ret);
+}
+
 /* Thread t's share [first, end) of n items split into nt ranges. */
 static void thread_range(size_t n, size_t *first, size_t *end) {
         size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
@@ -160,27 +165,34 @@ static void thread_range(size_t n, size_t *first, size_t *end) {
         *end = n * (t + 1) / nt;
 }
 
-/*
- * L_i(tau) = Z(tau) omega^i / (n (tau - omega^i)) for i < m: each thread
- * inverts its range of denominators with one inversion (Montgomery's
- * trick), keeping the prefix products in out. -EINVAL when Z(tau) = 0,
- * i.e. tau is a point of the domain.
- */
-static int lagrange_at_tau(fr_t *out, size_t m, unsigned log_n, const fr_t *tau, unsigned threads) {
-        const uint64_t n = UINT64_C(1) << log_n;
-        fr_t omega, omega_inv, z, scale, one;
+/* scale = (tau^N - 1) / N for N = 2^log_size; -EINVAL when tau^N = 1, i.e.
+ * tau is a point of the domain. */
+static int vanishing_scale(fr_t *scale, const fr_t *tau, unsigned log_size) {
+        const uint64_t n = UINT64_C(1) << log_size;
+        fr_t z, one;
 
-        ntt_root_of_unity(&omega, log_n, NTT_ROOTS_BELLPERSON);
-        fr_inv(&omega_inv, &omega);
         fr_set_one(&one);
         fr_pow(&z, tau, &n, 1);
         fr_sub(&z, &z, &one);
         if (fr_is_zero(&z))
                 return -EINVAL;
-        fr_from_u64(&scale, n);
-        fr_inv(&scale, &scale);
-        fr_mul(&scale, &scale, &z);
+        fr_from_u64(scale, n);
+        fr_inv(scale, scale);
+        fr_mul(scale, scale, &z);
+        return 0;
+}
 
+/*
+ * out[i] = scale x_i / (tau - x_i) for the points x_i = shift omega^i,
+ * i < m: Lagrange basis values at tau when scale = Z(tau) / N. Each thread
+ * inverts its range of denominators with one inversion (Montgomery's
+ * trick), keeping the prefix products in out.
+ */
+static void lagrange_points_at_tau(fr_t *out, size_t m, const fr_t *omega, const fr_t *shift,
+                                   const fr_t *scale, const fr_t *tau, unsigned threads) {
+        fr_t omega_inv;
+
+        fr_inv(&omega_inv, omega);
 #pragma omp parallel num_threads(threads)
         {
                 size_t first, end;
@@ -189,7 +201,8 @@ static int lagrange_at_tau(fr_t *out, size_t m, unsigned log_n, const fr_t *tau,
 
                 thread_range(m, &first, &end);
                 e = first;
-                fr_pow(&w, &omega, &e, 1);
+                fr_pow(&w, omega, &e, 1);
+                fr_mul(&w, &w, shift);
                 fr_set_one(&acc);
                 for (size_t i = first; i < end; i++) {
                         fr_t d;
@@ -197,20 +210,36 @@ static int lagrange_at_tau(fr_t *out, size_t m, unsigned log_n, const fr_t *tau,
                         out[i] = acc;
                         fr_sub(&d, tau, &w);
                         fr_mul(&acc, &acc, &d);
-                        fr_mul(&w, &w, &omega);
+                        fr_mul(&w, &w, omega);
                 }
                 fr_inv(&inv, &acc);
                 for (size_t i = end; i-- > first;) {
                         fr_t d, d_inv;
 
-                        fr_mul(&w, &w, &omega_inv); /* omega^i */
+                        fr_mul(&w, &w, &omega_inv); /* shift omega^i */
                         fr_sub(&d, tau, &w);
                         fr_mul(&d_inv, &inv, &out[i]);
                         fr_mul(&inv, &inv, &d);
                         fr_mul(&d_inv, &d_inv, &w);
-                        fr_mul(&out[i], &d_inv, &scale);
+                        fr_mul(&out[i], &d_inv, scale);
                 }
         }
+}
+
+/* L_i(tau) = Z(tau) omega^i / (n (tau - omega^i)) for i < m on the domain of
+ * the convention's roots. -EINVAL when tau is a point of the domain. */
+static int lagrange_at_tau(fr_t *out, size_t m, unsigned log_n, enum groth16_h_convention conv,
+                           const fr_t *tau, unsigned threads) {
+        fr_t omega, scale, one;
+        int r;
+
+        r = vanishing_scale(&scale, tau, log_n);
+        if (r < 0)
+                return r;
+        ntt_root_of_unity(&omega, log_n,
+                          conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON);
+        fr_set_one(&one);
+        lagrange_points_at_tau(out, m, &omega, &one, &scale, tau, threads);
         return 0;
 }
 
@@ -330,8 +359,9 @@ static size_t max_rows(const struct groth16_setup_circuit *c) {
 }
 
 /* q = the Lagrange basis at tau through A, B, C. */
-static int qap_at_tau(const struct groth16_setup_circuit *c, const fr_t *tau, struct qap_vectors *q,
-                      const struct groth16_setup_options *o, unsigned threads) {
+static int qap_at_tau(const struct groth16_setup_circuit *c, enum groth16_h_convention conv,
+                      const fr_t *tau, struct qap_vectors *q, const struct groth16_setup_options *o,
+                      unsigned threads) {
         const size_t rows = max_rows(c);
         _cleanup_free_ fr_t *lagrange = malloc((rows ? rows : 1) * sizeof(fr_t));
         int r;
@@ -339,7 +369,7 @@ static int qap_at_tau(const struct groth16_setup_circuit *c, const fr_t *tau, st
         if (!lagrange)
                 return -ENOMEM;
         groth16_setup_progress(o, "Lagrange basis at tau");
-        r = lagrange_at_tau(lagrange, rows, c->log_domain_size, tau, threads);
+        r = lagrange_at_tau(lagrange, rows, c->log_domain_size, conv, tau, threads);
         if (r < 0)
                 return r;
         groth16_setup_progress(o, "u, v, w at tau");
@@ -366,7 +396,7 @@ static void ic_l_scalars(const struct groth16_setup_circuit *c,
         }
 }
 
-/* h_i = tau^i Z(tau) / delta, i < n - 1. */
+/* Bellperson's h_i = tau^i Z(tau) / delta, i < n - 1. */
 static void h_scalars(fr_t *out, size_t n_h, unsigned log_n, const struct groth16_toxic_waste *tw,
                       unsigned threads) {
         const uint64_t n = UINT64_C(1) << log_n;
@@ -411,7 +441,7 @@ static int setup_g1_table(struct g1_fixed_base **ret, struct groth16_keys *k,
                           const struct groth16_setup_circuit *c,
                           const struct groth16_toxic_waste *tw, const struct qap_vectors *q,
                           unsigned threads) {
-        const size_t n_h = groth16_h_bases(GROTH16_H_BELLPERSON, c->log_domain_size);
+        const size_t n_h = groth16_h_bases(k->pk.h_convention, c->log_domain_size);
         const fr_t secrets[3] = {tw->alpha, tw->beta, tw->delta};
         g1_affine_t secret_points[3];
         int r;
@@ -455,16 +485,43 @@ static int setup_g1_wires(const struct g1_fixed_base *g1, struct groth16_keys *k
                                  threads);
 }
 
+/*
+ * snarkjs's h_i = L'_{2i+1}(tau) / delta, i < n: the Lagrange basis of the
+ * 2n-domain at its odd points x_i = omega_2n omega_n^i, the coset on which
+ * its prover evaluates a*b - c (groth16_h_coset()). -EINVAL when tau^2n = 1.
+ */
+static int snarkjs_h_scalars(fr_t *out, unsigned log_n, const struct groth16_toxic_waste *tw,
+                             unsigned threads) {
+        fr_t omega, shift, scale, delta_inv;
+        int r;
+
+        r = vanishing_scale(&scale, &tw->tau, log_n + 1);
+        if (r < 0)
+                return r;
+        fr_inv(&delta_inv, &tw->delta);
+        fr_mul(&scale, &scale, &delta_inv);
+        ntt_root_of_unity(&omega, log_n, NTT_ROOTS_SNARKJS);
+        ntt_snarkjs_h_shift(&shift, log_n);
+        lagrange_points_at_tau(out, (size_t)1 << log_n, &omega, &shift, &scale, &tw->tau, threads);
+        return 0;
+}
+
 static int setup_g1_h(const struct g1_fixed_base *g1, struct groth16_keys *k,
                       const struct groth16_setup_circuit *c, const struct groth16_toxic_waste *tw,
                       const struct groth16_setup_options *o, unsigned threads) {
-        const size_t n_h = groth16_h_bases(GROTH16_H_BELLPERSON, c->log_domain_size);
+        const size_t n_h = groth16_h_bases(k->pk.h_convention, c->log_domain_size);
         _cleanup_free_ fr_t *hs = malloc((n_h ? n_h : 1) * sizeof(fr_t));
+        int r;
 
         if (!hs)
                 return -ENOMEM;
         groth16_setup_progress(o, "h");
-        h_scalars(hs, n_h, c->log_domain_size, tw, threads);
+        if (k->pk.h_convention == GROTH16_H_SNARKJS) {
+                r = snarkjs_h_scalars(hs, c->log_domain_size, tw, threads);
+                if (r < 0)
+                        return r;
+        } else
+                h_scalars(hs, n_h, c->log_domain_size, tw, threads);
         return g1_fixed_base_mul(g1, k->h, hs, n_h, threads);
 }
 
@@ -492,9 +549,9 @@ static int setup_g2(struct groth16_keys *k, const struct groth16_setup_circuit *
         return g2_fixed_base_mul(g2, k->b2, v, c->n_vars, threads);
 }
 
-int groth16_setup(const struct groth16_setup_circuit *circuit,
-                  const struct groth16_toxic_waste *toxic_waste,
-                  const struct groth16_setup_options *options, struct groth16_keys **ret) {
+static int setup_keys(const struct groth16_setup_circuit *circuit,
+                      const struct groth16_toxic_waste *toxic_waste, enum groth16_h_convention conv,
+                      const struct groth16_setup_options *options, struct groth16_keys **ret) {
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
         _cleanup_(g1_fixed_base_freep) struct g1_fixed_base *g1 = NULL;
         _cleanup_(qap_vectors_free) struct qap_vectors q = {0};
@@ -514,13 +571,13 @@ int groth16_setup(const struct groth16_setup_circuit *circuit,
                 return -EINVAL;
         threads = options && options->threads ? options->threads : zk_thread_count();
 
-        r = groth16_keys_alloc(circuit, &k);
+        r = keys_alloc(circuit, conv, &k);
         if (r < 0)
                 return r;
         r = qap_vectors_alloc(&q, circuit->n_vars);
         if (r < 0)
                 return r;
-        r = qap_at_tau(circuit, &tw->tau, &q, options, threads);
+        r = qap_at_tau(circuit, conv, &tw->tau, &q, options, threads);
         if (r < 0)
                 return r;
 
@@ -541,4 +598,16 @@ int groth16_setup(const struct groth16_setup_circuit *circuit,
                 return r;
         *ret = TAKE_PTR(k);
         return 0;
+}
+
+int groth16_setup(const struct groth16_setup_circuit *circuit,
+                  const struct groth16_toxic_waste *toxic_waste,
+                  const struct groth16_setup_options *options, struct groth16_keys **ret) {
+        return setup_keys(circuit, toxic_waste, GROTH16_H_BELLPERSON, options, ret);
+}
+
+int groth16_setup_snarkjs(const struct groth16_setup_circuit *circuit,
+                          const struct groth16_toxic_waste *toxic_waste,
+                          const struct groth16_setup_options *options, struct groth16_keys **ret) {
+        return setup_keys(circuit, toxic_waste, GROTH16_H_SNARKJS, options, ret);
 }

@@ -14,6 +14,8 @@
  *   l_j  = (beta u_j + alpha v_j + w_j) / delta G1       j > n_public
  *   h_i  = tau^i Z(tau) / delta G1                       i < n - 1
  *
+ * (groth16_setup_snarkjs() below: the same but snarkjs's roots and H.)
+ *
  * with one table-driven fixed-base multiplication per group (fixed_base.h).
  *
  * A timing-only key has the same shape but random points unrelated to
@@ -79,6 +81,18 @@ struct groth16_keys {
 int groth16_setup(const struct groth16_setup_circuit *circuit,
                   const struct groth16_toxic_waste *toxic_waste,
                   const struct groth16_setup_options *options, struct groth16_keys **ret);
+
+/*
+ * The same in snarkjs's convention (GROTH16_H_SNARKJS), what `snarkjs zkey
+ * new` makes from a powers of tau when gamma = delta = 1: the domain of
+ * NTT_ROOTS_SNARKJS, and n = 2^k H bases L'_{2i+1}(tau) / delta, the
+ * Lagrange basis of the 2n-domain at its odd points (where snarkjs's prover
+ * evaluates a*b - c). The matrices hold the public-input binding rows (A
+ * rows nConstraints + j for wires j <= n_public), as a .zkey does.
+ */
+int groth16_setup_snarkjs(const struct groth16_setup_circuit *circuit,
+                          const struct groth16_toxic_waste *toxic_waste,
+                          const struct groth16_setup_options *options, struct groth16_keys **ret);
 
 /* A timing-only key for the circuit's sizes and densities (a_columns,
  * b_columns, else a and b, else none); c is not used. */
