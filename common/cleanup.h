@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,16 @@ static inline void fclosep(FILE **f) {
                 fclose(*f);
 }
 
+static inline void closedirp(DIR **d) {
+        if (*d)
+                closedir(*d);
+}
+
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_closedir_ _cleanup_(closedirp)
 
 /* Returns the value of *p and clears it, so the cleanup handler skips it. */
 #define TAKE_GENERIC(var, type, nullvalue) \

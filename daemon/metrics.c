@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* GetMetrics: the Prometheus text exposition format, version 0.0.4. */
 #include <assert.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -147,15 +152,47 @@ static void memory(FILE *f, const struct cuzkd *d, const struct scheduler_stats 
                 (double)psi.full.total_us / 1e6);
 }
 
+/* Whether our cgroup holds nothing but the daemon: no process in it but ours,
+ * no child cgroup but the ones cuzkd makes (supervisor/, synth/, prover-N/).
+ * A shared cgroup (a container's, a login session's) counts others' memory in
+ * its peak, which then says nothing about cuzkd. */
+static bool cgroup_is_ours_alone(const char *dir) {
+        _cleanup_fclose_ FILE *procs = NULL;
+        _cleanup_(closedirp) DIR *d = NULL;
+        char path[PATH_MAX];
+        struct dirent *de;
+        long pid;
+
+        snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+        procs = fopen(path, "re");
+        if (!procs)
+                return false;
+        while (fscanf(procs, "%ld", &pid) == 1)
+                if (pid != (long)getpid())
+                        return false;
+        d = opendir(dir);
+        if (!d)
+                return false;
+        while ((de = readdir(d))) {
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                if (strcmp(de->d_name, "supervisor") != 0 && strcmp(de->d_name, "synth") != 0 &&
+                    strncmp(de->d_name, "prover-", 7) != 0)
+                        return false;
+        }
+        return true;
+}
+
 /* The peak memory of every process of the daemon (supervisor, workers, prover): our
- * cgroup's, which holds them all (v2 memory.peak, v1 memory.max_usage_in_bytes). Absent
- * under RLIMIT_DATA or where the kernel keeps no peak. */
+ * cgroup's, which holds them all (v2 memory.peak, v1 memory.max_usage_in_bytes), where
+ * the cgroup is the daemon's alone. Absent under RLIMIT_DATA, in a shared cgroup, or
+ * where the kernel keeps no peak. */
 static void peak_memory(FILE *f, const struct cuzkd *d) {
         _cleanup_close_ int fd = -EBADF;
         uint64_t peak;
         int r;
 
-        if (!d->cgroup_dir[0])
+        if (!d->cgroup_dir[0] || !cgroup_is_ours_alone(d->cgroup_dir))
                 return;
         fd = open(d->cgroup_dir, O_DIRECTORY | O_PATH | O_CLOEXEC);
         if (fd < 0)

@@ -40,11 +40,6 @@ struct spool {
         int dir_fd;
 };
 
-static void closedirp(DIR **d) {
-        if (*d)
-                closedir(*d);
-}
-
 static void request_freep(Cuzk__V1__SubmitProofRequest **r) {
         if (*r)
                 cuzk__v1__submit_proof_request__free_unpacked(*r, NULL);

@@ -63,18 +63,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The configuration keys of daemon/config.h: a socket and spool of our own,
-# everything else as cuzkd's defaults say.
-cat >"$tmp/cuzkd.conf" <<EOF
-[Daemon]
-Socket=$socket
-SpoolDirectory=$tmp/spool
-LogTarget=stderr
-EOF
-
 echo "run-daemon-bench: starting cuzkd on $socket (log: $log)"
 # shellcheck disable=SC2086 # CUZKD_ARGS is a list of flags
-"$build/daemon/cuzkd" --config "$tmp/cuzkd.conf" ${CUZKD_ARGS:-} >"$log" 2>&1 &
+# cuzkd's built-in defaults (no configuration file), with a socket and a
+# spool of our own.
+"$build/daemon/cuzkd" --config /dev/null --socket "$socket" --spool-dir "$tmp/spool" \
+        ${CUZKD_ARGS:-} >"$log" 2>&1 &
 cuzkd_pid=$!
 for _ in $(seq 300); do
         [ -S "$socket" ] && break
