@@ -241,6 +241,11 @@ static int parse_resume(const char *value, void *field) {
         return parse_msec_into(value, field, 0, 3600 * 1000);
 }
 
+/* Seconds an ended job's result is kept (0: until it was delivered once); up to ten years. */
+static int parse_retention(const char *value, void *field) {
+        return parse_msec_into(value, field, 0, 315360000);
+}
+
 static int parse_unsigned_into(const char *value, void *field, uint64_t min, uint64_t max) {
         uint64_t v;
         int r = parse_unsigned_range(value, min, max, 10, &v);
@@ -283,6 +288,8 @@ static const struct config_key config_keys[] = {
             "emerg, alert, crit, err, warning, notice, info, debug or 0..7"),
         KEY("Daemon", "MaxMessageSize", parse_message_size, max_message_bytes, "a size",
             SIZE_EXPECTED ", from 1M to 4294967295"),
+        KEY("Daemon", "ResultRetention", parse_retention, result_retention_sec, "a duration",
+            "seconds from 0 to 315360000"),
         KEY("Memory", "TotalBudget", parse_size_auto, total_budget_bytes, "a size",
             SIZE_EXPECTED ", or auto"),
         KEY("Memory", "SafetyMargin", parse_size, safety_margin_bytes, "a size", SIZE_EXPECTED),
@@ -316,6 +323,7 @@ void config_init(struct config *config) {
                 .log_target = CONFIG_LOG_AUTO,
                 .log_level = LOG_INFO,
                 .max_message_bytes = 128ull << 20,
+                .result_retention_sec = 3600,
                 .total_budget_bytes = 0,
                 .safety_margin_bytes = 1ull << 30,
                 .worker_slack_bytes = 64ull << 20,

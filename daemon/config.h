@@ -7,7 +7,8 @@
  * with file:line and what was expected.
  *
  * Sizes accept a plain byte count or K, M, G, T suffixes (powers of 1024);
- * durations are milliseconds. Values below are the defaults.
+ * durations are milliseconds (ResultRetention= excepted: seconds). Values below
+ * are the defaults.
  */
 #pragma once
 
@@ -32,6 +33,7 @@ struct config {
         enum config_log_target log_target; /* LogTarget=auto */
         int log_level;                     /* LogLevel=info (LOG_* from syslog.h) */
         uint64_t max_message_bytes;        /* MaxMessageSize=128M */
+        uint64_t result_retention_sec;     /* ResultRetention=3600 (seconds; see cuzkd.conf(5)) */
         /* [Memory] */
         uint64_t total_budget_bytes;         /* TotalBudget=auto: 0 here */
         uint64_t safety_margin_bytes;        /* SafetyMargin=1G */

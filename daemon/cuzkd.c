@@ -360,6 +360,9 @@ static int run(struct cuzkd *d) {
                 r = scheduler_new(d->event, &d->budget, &options, &callbacks, d, &d->scheduler);
         if (r >= 0)
                 r = setup_executor(d, &domain);
+        if (r >= 0)
+                r = job_table_set_retention(&d->table, d->config.result_retention_sec * 1000000,
+                                            cuzkd_job_forgotten, d);
         if (r >= 0) {
                 scheduler_set_executor(d->scheduler, d->executor);
                 r = spool_load_all(d->spool, cuzkd_load_spooled, d);

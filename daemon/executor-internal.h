@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -34,7 +35,8 @@ struct task {
         int abc_fd, w_fd;          /* TASK_WAITING only */
         bool worker_failed;        /* the worker sent IPC_FAILED */
         struct ipc_failed failure; /* ... this one */
-        sd_event_source *defer;    /* executor_cancel() of a waiting task */
+        sd_event_source *defer;    /* executor_cancel() of a waiting task; or a worker lost */
+        siginfo_t lost_exit;       /* ... before it took the task: how it ended */
         struct task *prev, *next;
 };
 
@@ -66,6 +68,7 @@ struct executor {
         int synth_fd; /* synth/ below the domain; -EBADF under RLIMIT_DATA */
         struct worker_slot *slots;
         struct task *tasks;
+        sd_event_source *slot_free_source; /* defer: callbacks.slot_free */
 
         int prover_cg_fd; /* prover-0; -EBADF under RLIMIT_DATA */
         pid_t prover_pid;
@@ -82,6 +85,8 @@ struct executor {
 /* executor.c */
 void executor_task_finish(struct task *task, struct executor_result *result);
 struct task *executor_task_find(struct executor *e, uint64_t task_id);
+/* Call after a slot lost its task or its process: when it is free now, slot_free follows. */
+void executor_slot_changed(struct worker_slot *slot);
 void executor_result_init(struct executor_result *result, enum executor_failure failure, int error,
                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 uint64_t executor_now_usec(void);

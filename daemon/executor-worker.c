@@ -252,9 +252,10 @@ static int on_worker_io(sd_event_source *s, int fd, uint32_t revents, void *user
         return 0;
 }
 
-/* How a worker that sent no evaluations ended, for the user. */
+/* How a worker that sent no evaluations ended, for the user; before_task: it died before
+ * it took its task. */
 static void worker_failure(struct worker_slot *slot, struct task *t, const siginfo_t *si,
-                           struct executor_result *result) {
+                           bool before_task, struct executor_result *result) {
         cg_worker_usage_t usage;
         const struct executor *e = slot->executor;
 
@@ -268,13 +269,15 @@ static void worker_failure(struct worker_slot *slot, struct task *t, const sigin
         }
         if (si->si_code == CLD_EXITED)
                 executor_result_init(result, EXECUTOR_FAILED_WORKER, -EPROTO,
-                                     "synthesis worker of partition %u exited with status %d "
-                                     "without a result",
-                                     t->spec.partition, si->si_status);
+                                     "synthesis worker of partition %u exited with status %d %s",
+                                     t->spec.partition, si->si_status,
+                                     before_task ? "before it took its task" : "without a result");
         else
                 executor_result_init(result, EXECUTOR_FAILED_WORKER, -ECHILD,
-                                     "synthesis worker of partition %u killed by signal %d (%s)%s",
+                                     "synthesis worker of partition %u killed by signal %d "
+                                     "(%s)%s%s",
                                      t->spec.partition, si->si_status, strsignal(si->si_status),
+                                     before_task ? " before it took its task" : "",
                                      t->oom_killed ? ": out of memory in its cgroup (limit "
                                                      "from the partition's reservation)"
                                                    : "");
@@ -292,9 +295,13 @@ static void on_worker_exit(struct worker_slot *slot, const siginfo_t *si) {
         if (slot->cg_fd >= 0 && cg_domain_read_usage(e->options.domain, slot->cg_fd, &usage) >= 0)
                 slot->peak_bytes = usage.peak_bytes;
         slot_forget_process(slot);
-        if (!t || t->state != TASK_SYNTHESIZING)
-                return; /* its memfds are on their way; the slot frees when the task ends */
-        worker_failure(slot, t, si, &result);
+        if (!t || t->state != TASK_SYNTHESIZING) {
+                /* Without a task the slot is free now; else its memfds are on their way and
+                 * the slot frees when the task ends. */
+                executor_slot_changed(slot);
+                return;
+        }
+        worker_failure(slot, t, si, false, &result);
         executor_task_finish(t, &result);
 }
 
@@ -391,6 +398,31 @@ static int spawn_worker(struct executor *e, struct worker_slot *slot,
         return 0;
 }
 
+static int on_worker_lost(sd_event_source *s, void *userdata) {
+        struct task *t = userdata;
+        struct executor_result result;
+
+        (void)s;
+        worker_failure(t->slot, t, &t->lost_exit, true, &result);
+        executor_task_finish(t, &result);
+        return 0;
+}
+
+/* The worker died before it took its task (its socket was closed when the task was sent):
+ * a worker failure like a death a moment later, so `finished` follows from the loop. The
+ * slot stays the task's until then. wait_status: from waitpid(). */
+static int worker_lost(struct executor *e, struct task *t, int wait_status) {
+        t->lost_exit = (siginfo_t){0};
+        if (WIFEXITED(wait_status)) {
+                t->lost_exit.si_code = CLD_EXITED;
+                t->lost_exit.si_status = WEXITSTATUS(wait_status);
+        } else {
+                t->lost_exit.si_code = CLD_KILLED;
+                t->lost_exit.si_status = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : SIGKILL;
+        }
+        return sd_event_add_defer(e->event, &t->defer, on_worker_lost, t);
+}
+
 int executor_worker_start(struct executor *e, struct worker_slot *slot, struct task *t) {
         cg_worker_limits_t limits;
         struct ipc_task task;
@@ -427,12 +459,18 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
                                      : sd_event_add_child(e->event, &slot->exit_source, slot->pid,
                                                           WEXITED, on_worker_child, slot);
         if (r < 0) {
-                log_error_errno(r, "Worker w%u for task %" PRIu64 " could not be started: %m",
-                                slot->index, t->spec.task_id);
+                bool lost = r == -EPIPE || r == -ECONNRESET;
+                int wait_status = W_EXITCODE(0, SIGKILL);
+
+                log_full_errno(lost ? LOG_WARNING : LOG_ERR, r,
+                               "Worker w%u for task %" PRIu64 " could not be started: %m",
+                               slot->index, t->spec.task_id);
                 (void)kill(slot->pid, SIGKILL);
-                while (waitpid(slot->pid, NULL, 0) < 0 && errno == EINTR)
+                while (waitpid(slot->pid, &wait_status, 0) < 0 && errno == EINTR)
                         ;
                 slot_forget_process(slot);
+                if (lost && worker_lost(e, t, wait_status) >= 0)
+                        return 0;
                 slot->task = NULL;
                 t->slot = NULL;
                 return r;

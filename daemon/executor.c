@@ -59,14 +59,38 @@ static void task_free(struct task *t) {
                 e->tasks = t->next;
         if (t->next)
                 t->next->prev = t->prev;
-        if (t->slot && t->slot->task == t)
+        if (t->slot && t->slot->task == t) {
                 t->slot->task = NULL;
+                executor_slot_changed(t->slot);
+        }
         if (t->abc_fd >= 0)
                 close(t->abc_fd);
         if (t->w_fd >= 0)
                 close(t->w_fd);
         sd_event_source_disable_unref(t->defer);
         free(t);
+}
+
+static int on_slot_free(sd_event_source *s, void *userdata) {
+        struct executor *e = userdata;
+
+        (void)s;
+        e->callbacks.slot_free(e->userdata);
+        return 0;
+}
+
+void executor_slot_changed(struct worker_slot *slot) {
+        struct executor *e;
+        int r;
+
+        assert(slot);
+        e = slot->executor;
+        if (executor_slot_busy(slot) || !e->slot_free_source)
+                return;
+        r = sd_event_source_set_enabled(e->slot_free_source, SD_EVENT_ONESHOT);
+        if (r < 0)
+                log_error_errno(r, "Worker w%u came free but slot_free cannot be scheduled: %m",
+                                slot->index);
 }
 
 void executor_task_finish(struct task *t, struct executor_result *result) {
@@ -132,6 +156,13 @@ int executor_new(sd_event *event, const struct executor_options *options,
         e->options.helper_path = e->helper_path;
 
         r = executor_slots_open(e);
+        if (r >= 0 && callbacks->slot_free) {
+                r = sd_event_add_defer(event, &e->slot_free_source, on_slot_free, e);
+                if (r >= 0)
+                        r = sd_event_source_set_enabled(e->slot_free_source, SD_EVENT_OFF);
+                if (r < 0)
+                        log_error_errno(r, "Failed to add the slot_free event source: %m");
+        }
         if (r >= 0)
                 r = executor_prover_start(e);
         if (r < 0) {
@@ -146,6 +177,7 @@ void executor_free(struct executor *e) {
         if (!e)
                 return;
         /* No callbacks from here on: the caller is going away. */
+        e->slot_free_source = sd_event_source_disable_unref(e->slot_free_source);
         for (struct worker_slot *s = e->slots; s && s < e->slots + e->options.max_workers; s++)
                 executor_worker_kill(s);
         executor_prover_stop(e);

@@ -89,6 +89,12 @@ struct executor_callbacks {
         /* The task is over (proof or failure): give rest_bytes back (and
          * abc_bytes if abc_released was not called). */
         void (*finished)(void *userdata, uint64_t task_id, const struct executor_result *result);
+        /* A worker cgroup came free: its worker process is gone and its task is over (the
+         * task's memfds, charged to the cgroup, are closed), so executor_submit() has a slot
+         * for one more task. May be NULL. Called from a deferred event, after the
+         * `finished` of the task that held the slot; slots that come free together give
+         * one call. */
+        void (*slot_free)(void *userdata);
 };
 
 struct executor_options {
@@ -107,7 +113,8 @@ int executor_new(sd_event *event, const struct executor_options *options,
 void executor_free(struct executor *executor);
 
 /* Starts the task now (its bytes are reserved). -EBUSY when all worker
- * cgroups are busy. */
+ * cgroups are busy. A worker that dies before it takes its task is not an
+ * error here: `finished` follows with EXECUTOR_FAILED_WORKER. */
 int executor_submit(struct executor *executor, const struct executor_task *task);
 /* Kills the task's worker or drops it at the prover; `finished` follows
  * with EXECUTOR_FAILED_CANCELED. -ENOENT if unknown. */

@@ -51,6 +51,23 @@ void cuzkd_job_ended(void *userdata, struct job *job) {
         job_table_notify(&d->table, job);
 }
 
+void cuzkd_job_forgotten(void *userdata, const struct job *job) {
+        struct cuzkd *d = userdata;
+        uint64_t now = job_now_usec();
+        int r;
+
+        assert(d);
+        assert(job);
+        log_info("job %s forgotten: %s %" PRIu64 " s ago (ResultRetention=%" PRIu64 ")%s", job->id,
+                 job_state_name(job->state),
+                 now > job->finished_usec ? (now - job->finished_usec) / 1000000 : 0,
+                 d->config.result_retention_sec,
+                 job->result_delivered ? "" : "; its result was never collected");
+        r = spool_remove_job(d->spool, job->id);
+        if (r < 0)
+                log_error_errno(r, "job %s: cannot remove it from the spool: %m", job->id);
+}
+
 /* Makes, spools and queues a job; on error *ret_status and message say why. */
 static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                   struct job **ret_job, enum grpc_status *ret_status, char *message,
@@ -123,15 +140,28 @@ static int on_submit_proof(struct api_call *call, const Cuzk__V1__SubmitProofReq
         return api_reply(call, &response.base);
 }
 
+/* NOT_FOUND for a job id the table does not have. */
+static int reply_no_job(struct api_call *call, const struct cuzkd *d, const char *job_id) {
+        if (d->config.result_retention_sec == 0)
+                return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
+                                       "no job %s: its result was delivered already and "
+                                       "forgotten (ResultRetention=0), or it never existed",
+                                       job_id);
+        return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
+                               "no job %s: it ended more than ResultRetention=%" PRIu64
+                               " seconds ago and was forgotten, or it never existed",
+                               job_id, d->config.result_retention_sec);
+}
+
 static int on_await_proof(struct api_call *call, const Cuzk__V1__AwaitProofRequest *request,
                           void *userdata) {
         struct cuzkd *d = userdata;
         struct job *job = job_table_find(&d->table, request->job_id);
 
         if (!job)
-                return api_reply_error(call, GRPC_STATUS_NOT_FOUND, "no job %s", request->job_id);
+                return reply_no_job(call, d, request->job_id);
         if (job_state_is_final(job->state))
-                return job_table_reply(call, job, false);
+                return job_table_reply(&d->table, call, job, false);
         return job_table_wait(&d->table, job, call, request->timeout_ms, false);
 }
 
@@ -149,7 +179,7 @@ static int on_prove(struct api_call *call, const Cuzk__V1__ProveRequest *request
         if (r < 0)
                 return api_reply_error(call, status, "%s", message);
         if (job_state_is_final(job->state))
-                return job_table_reply(call, job, true);
+                return job_table_reply(&d->table, call, job, true);
         return job_table_wait(&d->table, job, call, 0, true);
 }
 
@@ -161,7 +191,7 @@ static int on_cancel_proof(struct api_call *call, const Cuzk__V1__CancelProofReq
         bool was_running = false;
 
         if (!job)
-                return api_reply_error(call, GRPC_STATUS_NOT_FOUND, "no job %s", request->job_id);
+                return reply_no_job(call, d, request->job_id);
         if (job_state_is_final(job->state))
                 return api_reply_error(call, GRPC_STATUS_FAILED_PRECONDITION,
                                        "job %s already ended: %s", job->id,
@@ -292,9 +322,14 @@ int cuzkd_load_spooled(void *userdata, const char *job_id,
         struct job *job = NULL;
         int r;
 
-        if (result)
+        if (result) {
                 r = job_new_ended(job_id, request, submitted_usec, result, &job);
-        else {
+                if (r >= 0 && job_table_retention_over(&d->table, job, job_now_usec())) {
+                        cuzkd_job_forgotten(d, job);
+                        job_free(job);
+                        return 0;
+                }
+        } else {
                 r = job_new(job_id, request, wtns_path, submitted_usec, d->config.prover_threads,
                             &job, message, sizeof(message));
                 if (r < 0 && r != -ENOMEM) {
@@ -303,6 +338,8 @@ int cuzkd_load_spooled(void *userdata, const char *job_id,
                         failed.job_id = (char *)job_id;
                         failed.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
                         failed.error_message = message;
+                        /* It ended now: its retention counts from here. */
+                        failed.total_ms = (job_now_usec() - submitted_usec) / 1000;
                         (void)spool_save_result(d->spool, job_id, &failed);
                         r = job_new_ended(job_id, request, submitted_usec, &failed, &job);
                 }

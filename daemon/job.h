@@ -69,7 +69,8 @@ struct job {
         uint8_t *proof; /* loaded results only; else the partitions' proofs */
         size_t proof_size;
         char error_message[1024];
-        bool from_spool; /* ended before this run of the daemon */
+        bool from_spool;       /* ended before this run of the daemon */
+        bool result_delivered; /* an AwaitProof or Prove call was answered with the result */
 };
 
 /* CLOCK_REALTIME in microseconds: the clock of submitted_usec and the other times. */

@@ -19,15 +19,9 @@ struct circuit {
         bool preloaded;
 };
 
-/* executor.h has no callback for a worker slot coming free: a worker may still be
- * exiting when its task's `finished` arrives. After -EBUSY admission looks again this
- * much later (finished/abc_released kick it sooner). */
-#define SCHEDULER_BUSY_RETRY_USEC (100 * 1000)
-
 struct scheduler {
         sd_event *event;
         sd_event_source *kick;
-        sd_event_source *busy_retry;
         struct budget *budget;
         struct executor *executor;
         unsigned max_attempts;
@@ -122,30 +116,6 @@ static void kick(struct scheduler *s) {
                 (void)sd_event_source_set_enabled(s->kick, SD_EVENT_ONESHOT);
 }
 
-static int on_busy_retry(sd_event_source *source, uint64_t usec, void *userdata) {
-        (void)source;
-        (void)usec;
-        kick(userdata);
-        return 0;
-}
-
-/* All worker slots were busy: look again soon (see SCHEDULER_BUSY_RETRY_USEC). */
-static void retry_when_busy(struct scheduler *s) {
-        uint64_t now;
-        int enabled = SD_EVENT_OFF;
-
-        if (s->busy_retry && sd_event_source_get_enabled(s->busy_retry, &enabled) >= 0 &&
-            enabled != SD_EVENT_OFF)
-                return;
-        if (sd_event_now(s->event, CLOCK_MONOTONIC, &now) < 0)
-                return;
-        if (!s->busy_retry)
-                (void)sd_event_add_time(s->event, &s->busy_retry, CLOCK_MONOTONIC,
-                                        now + SCHEDULER_BUSY_RETRY_USEC, 0, on_busy_retry, s);
-        else if (sd_event_source_set_time(s->busy_retry, now + SCHEDULER_BUSY_RETRY_USEC) >= 0)
-                (void)sd_event_source_set_enabled(s->busy_retry, SD_EVENT_ONESHOT);
-}
-
 static void job_remove_if_idle(struct scheduler *s, struct job *job) {
         if (!job_state_is_final(job->state) || job->n_running > 0)
                 return;
@@ -231,12 +201,11 @@ static void admit(struct scheduler *s) {
                         if (r < 0) {
                                 budget_release(s->budget, partition_bytes);
                                 (void)circuit_unref(s, job->shape.circuit_id);
-                                if (r == -EBUSY) {
-                                        retry_when_busy(s);
+                                /* Every worker cgroup is busy: slot_free kicks us. */
+                                if (r == -EBUSY)
                                         return;
-                                }
-                                /* The worker died before it took the task (a kill, fork
-                                 * failing): an attempt like any other worker death. */
+                                /* The worker could not be started (fork or the cgroup
+                                 * failing): an attempt like any worker death. */
                                 p->attempts++;
                                 s->stats.worker_failures++;
                                 if (p->attempts < s->max_attempts) {
@@ -312,7 +281,6 @@ struct scheduler *scheduler_free(struct scheduler *s) {
         if (!s)
                 return NULL;
         sd_event_source_disable_unref(s->kick);
-        sd_event_source_disable_unref(s->busy_retry);
         while (s->circuits) {
                 struct circuit *c = s->circuits;
 
@@ -619,7 +587,13 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
         kick(s);
 }
 
+/* A worker cgroup came free: what -EBUSY held back may go now. */
+static void on_slot_free(void *userdata) {
+        kick(userdata);
+}
+
 const struct executor_callbacks scheduler_executor_callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
+        .slot_free = on_slot_free,
 };

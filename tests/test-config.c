@@ -105,6 +105,7 @@ static void test_defaults(void **state) {
         assert_int_equal(c.log_target, CONFIG_LOG_AUTO);
         assert_int_equal(c.log_level, LOG_INFO);
         assert_int_equal(c.max_message_bytes, 128ull << 20);
+        assert_int_equal(c.result_retention_sec, 3600);
         assert_int_equal(c.total_budget_bytes, 0);
         assert_int_equal(c.safety_margin_bytes, 1ull << 30);
         assert_int_equal(c.worker_slack_bytes, 64ull << 20);
@@ -130,6 +131,7 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->log_target, b->log_target);
         assert_int_equal(a->log_level, b->log_level);
         assert_int_equal(a->max_message_bytes, b->max_message_bytes);
+        assert_int_equal(a->result_retention_sec, b->result_retention_sec);
         assert_int_equal(a->total_budget_bytes, b->total_budget_bytes);
         assert_int_equal(a->safety_margin_bytes, b->safety_margin_bytes);
         assert_int_equal(a->worker_slack_bytes, b->worker_slack_bytes);
@@ -186,8 +188,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 17);
-        assert_int_equal(documented, 17);
+        assert_int_equal(keys, 18);
+        assert_int_equal(documented, 18);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -204,6 +206,7 @@ static void test_every_key(void **state) {
                             "LogTarget=journal\n"
                             "LogLevel=debug\n"
                             "MaxMessageSize=64M\n"
+                            "ResultRetention=0\n"
                             "\n"
                             "[Memory]\n"
                             "TotalBudget=512G\n"
@@ -226,6 +229,7 @@ static void test_every_key(void **state) {
         assert_int_equal(c.log_target, CONFIG_LOG_JOURNAL);
         assert_int_equal(c.log_level, LOG_DEBUG);
         assert_int_equal(c.max_message_bytes, 64ull << 20);
+        assert_int_equal(c.result_retention_sec, 0);
         assert_int_equal(c.total_budget_bytes, 512ull << 30);
         assert_int_equal(c.safety_margin_bytes, 2ull << 30);
         assert_int_equal(c.worker_slack_bytes, 32ull << 20);
@@ -345,6 +349,11 @@ static void test_errors(void **state) {
                        "key PressureStall: '0' is out of range");
         assert_refused(f, "[Memory]\nPressureResume=1s\n", 2,
                        "key PressureResume: '1s' is not a duration");
+        assert_refused(f, "[Daemon]\nResultRetention=1h\n", 2,
+                       "key ResultRetention: '1h' is not a duration, expected seconds from 0 to "
+                       "315360000");
+        assert_refused(f, "[Daemon]\nResultRetention=315360001\n", 2,
+                       "key ResultRetention: '315360001' is out of range");
 
         /* inih's own syntax errors, with their lines. */
         assert_refused(f, "[Daemon]\nSocket\n", 2, "syntax error: 'Socket' has no '='");

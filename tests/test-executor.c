@@ -18,7 +18,11 @@
  *   7. cancel in synthesis and at the prover; -EBUSY when every worker
  *      cgroup is busy; -ENOENT for an unknown task;
  *   8. without cgroups (RLIMIT_DATA): a task proves, an unbounded allocator
- *      is refused memory and fails as a worker failure (not under ASan).
+ *      is refused memory and fails as a worker failure (not under ASan);
+ *   9. slot_free after the `finished` of a task whose worker is gone, and
+ *      then room for a task where there was -EBUSY; a worker dead before it
+ *      takes its task (the send meets a closed socket) is a `finished` with
+ *      EXECUTOR_FAILED_WORKER, not an error of executor_submit.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -29,13 +33,16 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -88,9 +95,13 @@ struct ctx {
         size_t n_done;
         uint64_t released[8];
         size_t n_released;
+        size_t n_slot_free;
+        size_t done_at_slot_free[8]; /* n_done when slot_free came */
 };
 
 /* ---- helpers --------------------------------------------------------------------------- */
+
+static char *tmp_path(const char *name);
 
 static unsigned count_fds(void) {
         DIR *d = opendir("/proc/self/fd");
@@ -151,10 +162,41 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
         }
 }
 
+static void on_slot_free(void *userdata) {
+        struct ctx *c = userdata;
+
+        if (c->n_slot_free < ELEMENTSOF(c->done_at_slot_free))
+                c->done_at_slot_free[c->n_slot_free] = c->n_done;
+        c->n_slot_free++;
+}
+
 static const struct executor_callbacks callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
+        .slot_free = on_slot_free,
 };
+
+/* Set: the next sendmsg() of this process (the task to a worker, from inside
+ * executor_submit) first waits until the worker has closed its end of the socket, so that
+ * the send meets a worker that died before it took its task. The executor's ipc.c calls
+ * this definition instead of the C library's. */
+static bool lose_next_send;
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags) {
+        static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+
+        if (!real_sendmsg)
+                real_sendmsg =
+                        (ssize_t(*)(int, const struct msghdr *, int))dlsym(RTLD_NEXT, "sendmsg");
+        if (lose_next_send) {
+                struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+
+                lose_next_send = false;
+                if (poll(&p, 1, 10000) != 1 || !(p.revents & (POLLHUP | POLLRDHUP)))
+                        fprintf(stderr, "# the worker did not close its socket in 10 s\n");
+        }
+        return real_sendmsg(fd, msg, flags);
+}
 
 static int ctx_setup(void **state) {
         struct ctx *c = calloc(1, sizeof(*c));
@@ -168,16 +210,20 @@ static int ctx_setup(void **state) {
         return 0;
 }
 
-static void ctx_start_in(struct ctx *c, const cg_domain_t *in) {
+static void ctx_start_with(struct ctx *c, const cg_domain_t *in, const char *helper) {
         struct executor_options options = {
                 .domain = in,
                 .max_workers = 2,
                 .prover_threads = 0,
                 .worker_slack_bytes = 64 * MiB,
-                .helper_path = helper_path,
+                .helper_path = helper,
         };
 
         assert_int_equal(executor_new(c->event, &options, &callbacks, c, &c->executor), 0);
+}
+
+static void ctx_start_in(struct ctx *c, const cg_domain_t *in) {
+        ctx_start_with(c, in, helper_path);
 }
 
 static void ctx_start(struct ctx *c) {
@@ -207,6 +253,7 @@ static int ctx_teardown(void **state) {
         free(c);
         unsetenv("CUZK_TEST_WORKER_FAULT");
         unsetenv("CUZK_TEST_PROVER_FAULT");
+        unsetenv("CUZK_TEST_DIE_AT_START");
         return 0;
 }
 
@@ -514,6 +561,90 @@ static void test_rlimit_data(void **state) {
         ctx_stop(c);
 }
 
+/* Runs the loop until slot_free was called n times in all (or fails after timeout_s). */
+static void run_until_slot_free(struct ctx *c, size_t n, unsigned timeout_s) {
+        uint64_t end = now_sec() + timeout_s;
+
+        while (c->n_slot_free < n) {
+                if (now_sec() > end)
+                        fail_msg("slot_free came %zu times, not %zu, in %u s", c->n_slot_free, n,
+                                 timeout_s);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+}
+
+static void test_slot_free(void **state) {
+        struct ctx *c = *state;
+        _cleanup_free_ char *script = tmp_path("helper.sh");
+        struct executor_task third = {.task_id = 22, .inputs = &snarkjs_job, .rest_bytes = MiB};
+        struct executor_status status;
+        uint64_t end;
+        size_t frees;
+        FILE *f;
+        pid_t pid;
+
+        /* The helper behind a script that, asked to, ends a worker before it reads a thing. */
+        f = fopen(script, "we");
+        assert_non_null(f);
+        fprintf(f,
+                "#!/bin/sh\n[ \"$1\" = --worker ] && [ -n \"$CUZK_TEST_DIE_AT_START\" ] && "
+                "exit 3\nexec '%s' \"$@\"\n",
+                helper_path);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(chmod(script, 0755), 0);
+        ctx_start_with(c, &domain, script);
+
+        /* Both worker cgroups busy, then one worker killed: `finished` first, then
+         * slot_free, and then there is a slot. */
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        submit_roomy(c, 20, &snarkjs_job, 0);
+        submit_roomy(c, 21, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        end = now_sec() + 10;
+        while (!(pid = worker_pid("w0"))) {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+        }
+        assert_int_equal(executor_submit(c->executor, &third), -EBUSY);
+        assert_int_equal(c->n_slot_free, 0);
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        run_until_slot_free(c, 1, 30);
+        assert_int_equal(c->n_done, 1);
+        assert_int_equal(c->done_at_slot_free[0], 1);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        submit_roomy(c, 22, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        assert_int_equal(executor_cancel(c->executor, 21), 0);
+        assert_int_equal(executor_cancel(c->executor, 22), 0);
+        run_until_done(c, 3, 30);
+        end = now_sec() + 30;
+        do {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+                executor_get_status(c->executor, &status);
+        } while (status.workers_busy > 0 || c->done_at_slot_free[c->n_slot_free - 1] < 3);
+
+        /* A worker dead before its task was sent: submit succeeds, `finished` says so. */
+        frees = c->n_slot_free;
+        setenv("CUZK_TEST_DIE_AT_START", "1", 1);
+        lose_next_send = true;
+        submit_roomy(c, 23, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_DIE_AT_START");
+        assert_false(lose_next_send); /* the task was sent (and met a closed socket) */
+        assert_int_equal(c->n_done, 3);
+        run_until_done(c, 4, 30);
+        assert_int_equal(c->done[3].task_id, 23);
+        assert_int_equal(c->done[3].failure, EXECUTOR_FAILED_WORKER);
+        assert_non_null(strstr(c->done[3].message, "exited with status 3"));
+        assert_non_null(strstr(c->done[3].message, "before it took its task"));
+        run_until_slot_free(c, frees + 1, 30);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.workers_busy, 0);
+        unlink(script);
+        ctx_stop(c);
+}
+
 /* ---- the group ------------------------------------------------------------------------- */
 
 static char *tmp_path(const char *name) {
@@ -637,6 +768,7 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_corrupt_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_rlimit_data, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_slot_free, ctx_setup, ctx_teardown),
         };
         int r;
 

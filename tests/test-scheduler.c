@@ -26,7 +26,7 @@ static struct {
         unsigned slots;
         uint64_t cancelled[MAX_TASKS];
         size_t n_cancelled;
-        unsigned fail_submits; /* the next ones fail with -EPIPE (a worker dead at start) */
+        unsigned fail_submits; /* the next ones fail with -EAGAIN (fork failing) */
 } fake;
 
 int executor_submit(struct executor *executor, const struct executor_task *task) {
@@ -35,7 +35,7 @@ int executor_submit(struct executor *executor, const struct executor_task *task)
         (void)executor;
         if (fake.fail_submits > 0) {
                 fake.fail_submits--;
-                return -EPIPE;
+                return -EAGAIN;
         }
         for (size_t i = 0; i < fake.n_tasks; i++)
                 busy += fake.running[i];
@@ -263,7 +263,7 @@ static void test_retries(void **state) {
         finish(c, task_of(ok, 0), EXECUTOR_OK, NULL);
         assert_int_equal(ok->state, JOB_COMPLETED);
 
-        /* A worker that dies before it takes its task costs an attempt too. */
+        /* A worker that cannot be started costs an attempt too. */
         fake.fail_submits = 2;
         ok = add_job(c, "late", 0, 2, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
         dispatch(c);
@@ -276,7 +276,8 @@ static void test_retries(void **state) {
         dispatch(c);
         assert_int_equal(bad->state, JOB_FAILED);
         assert_string_equal(bad->error_message,
-                            "partition 0 could not be started in 3 attempts: Broken pipe");
+                            "partition 0 could not be started in 3 attempts: Resource "
+                            "temporarily unavailable");
 
         bad = add_job(c, "bad", 0, 4, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
         dispatch(c);
@@ -345,13 +346,14 @@ static void test_cancel_and_pause(void **state) {
         teardown_ctx(c);
 }
 
-/* A worker slot that comes free with no callback (its worker exits after its task's
- * `finished`): admission looks again by itself. */
-static void test_busy_retry(void **state) {
+/* A task's `finished` may come while its worker still holds the slot: admission waits,
+ * without polling, for slot_free. */
+static void test_slot_free(void **state) {
         struct ctx *c = setup_ctx(1 << 20, 1, 3);
         struct job *first, *second;
         (void)state;
 
+        assert_non_null(scheduler_executor_callbacks.slot_free);
         first = add_job(c, "first", 0, 1, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
         second = add_job(c, "second", 0, 2, 1, JOB_GROTH16_SNARKJS, 10, 10, 0, "a");
         dispatch(c);
@@ -360,13 +362,21 @@ static void test_busy_retry(void **state) {
         /* The task ends while its worker still holds the slot. */
         fake.slots = 0;
         finish(c, 0, EXECUTOR_OK, NULL);
+        assert_int_equal(first->state, JOB_COMPLETED);
         assert_int_equal(second->state, JOB_QUEUED);
+        /* The slot frees, unannounced: nothing looks again by itself. */
         fake.slots = 1;
-        for (int i = 0; i < 50 && second->state == JOB_QUEUED; i++)
-                assert_true(sd_event_run(c->event, 20 * 1000) >= 0);
+        for (int i = 0; i < 5; i++)
+                assert_true(sd_event_run(c->event, 40 * 1000) >= 0);
+        assert_int_equal(second->state, JOB_QUEUED);
+        assert_int_equal(fake.n_tasks, 1);
+        /* The executor says so: admitted at once. */
+        scheduler_executor_callbacks.slot_free(c->scheduler);
+        dispatch(c);
         assert_int_equal(second->state, JOB_RUNNING);
         finish(c, task_of(second, 0), EXECUTOR_OK, NULL);
         assert_int_equal(c->n_ended, 2);
+        assert_int_equal(c->budget.reserved_bytes, 0);
         teardown_ctx(c);
 }
 
@@ -419,7 +429,7 @@ int main(void) {
                 cmocka_unit_test(test_input_failure_cancels_siblings),
                 cmocka_unit_test(test_cancel_and_pause),
                 cmocka_unit_test(test_preload),
-                cmocka_unit_test(test_busy_retry),
+                cmocka_unit_test(test_slot_free),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
