@@ -36,6 +36,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-bench.XXXXXX")
 socket=$tmp/cuzk.sock
 log=$tmp/cuzkd.log
 cuzkd_pid=
+# A memory cgroup of cuzkd's own below ours where we may make one (root), so
+# that the daemon's peak memory (workers and prover included) is its own.
+# shellcheck source=scripts/cgroup-child.sh
+. "$top/scripts/cgroup-child.sh"
+cg=$(cgroup_child_make "cuzkd-bench-$$") || cg=
 
 # Stops cuzkd (SIGTERM, then SIGKILL after 30 s) if it still runs.
 # shellcheck disable=SC2317 # called from the EXIT trap too
@@ -58,6 +63,7 @@ stop_cuzkd() {
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
         stop_cuzkd
+        cgroup_child_remove "$cg"
         rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -67,8 +73,11 @@ echo "run-daemon-bench: starting cuzkd on $socket (log: $log)"
 # shellcheck disable=SC2086 # CUZKD_ARGS is a list of flags
 # cuzkd's built-in defaults (no configuration file), with a socket and a
 # spool of our own.
-"$build/daemon/cuzkd" --config /dev/null --socket "$socket" --spool-dir "$tmp/spool" \
-        ${CUZKD_ARGS:-} >"$log" 2>&1 &
+(
+        [ -n "$cg" ] && echo "$BASHPID" >"$cg/cgroup.procs"
+        exec "$build/daemon/cuzkd" --config /dev/null --socket "$socket" --spool-dir "$tmp/spool" \
+                ${CUZKD_ARGS:-}
+) >"$log" 2>&1 &
 cuzkd_pid=$!
 for _ in $(seq 300); do
         [ -S "$socket" ] && break
