@@ -99,6 +99,7 @@ int zkey_new_from_r1cs(const struct r1cs *cs, const char *origin, struct zkey **
         zk->n_coefs = (uint32_t)n_coefs;
         zk->coefs = malloc(n_coefs * sizeof(*zk->coefs));
         if (!zk->coefs)
+                // cppcheck-suppress memleak ; freed by _cleanup_
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " coefficients",
                                        origin, n_coefs);
 
