@@ -13,6 +13,7 @@ printf '[Daemon]\nResultRetention=%s\n' "$RETENTION" >"$DIR/retention.conf"
 printf '[Daemon]\nResultRetention=0\n' >"$DIR/retention0.conf"
 
 # Whether AwaitProof on job $1 answers NOT_FOUND with the retention in its message.
+# shellcheck disable=SC2317 # called through check
 await_not_found() {
         local out
         out=$(ctl await -w 1000 "$1" 2>&1) && return 1
