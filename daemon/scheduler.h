@@ -6,7 +6,8 @@
  *   - its reservation fits the budget: the partition's bytes (job_shape:
  *     a/b/c, the rest) and, when no partition of its circuit runs yet, the
  *     circuit's shared bytes (SRS, PCE),
- *   - the executor has a worker free (executor_submit is not -EBUSY);
+ *   - the executor has a worker free (executor_submit is not -EBUSY; after
+ *     -EBUSY the executor's slot_free brings admission back);
  * and nothing behind it overtakes it. A partition whose reservation exceeds
  * the whole budget fails its job at once. A partition whose worker or
  * prover died is queued again up to max_attempts; other failures end the
