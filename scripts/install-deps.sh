@@ -12,6 +12,7 @@ debian_packages=(
         libsystemd-dev libnuma-dev libjansson-dev libinih-dev
         libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler
         libbpf-dev bpftool
+        debhelper lintian mandoc qemu-system-x86 debootstrap # packaging, man lint, VM tests (tests/vm)
         nodejs
 )
 

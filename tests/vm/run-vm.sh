@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Boots the cached Debian 12 image (build-image.sh) under qemu (TCG, no KVM
+# needed) and runs one scenario of this directory inside it:
+#   run-vm.sh SCENARIO [DEB...]
+# SCENARIO is harness or cuzkd (scenario-<name>.sh); the .deb files go into
+# the VM beside it. The VM gets the kernel and initrd of the image directly,
+# the root disk as a throw-away snapshot, and a 9p share with the scenario,
+# which writes its results there and powers the VM off.
+# Exit status: 0 all steps passed, 1 a step failed or no result, 124 timeout.
+# Environment: CUZK_VM_TIMEOUT (s, default 900), CUZK_VM_MEMORY (MiB, 2048),
+# CUZK_VM_SMP (2), CUZK_VM_KEEP=1 keeps the output directory.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+scenario=${1:?usage: run-vm.sh SCENARIO [DEB...]}
+shift
+timeout_s=${CUZK_VM_TIMEOUT:-900}
+memory_mib=${CUZK_VM_MEMORY:-2048}
+smp=${CUZK_VM_SMP:-2}
+
+log() { echo "vm: $*" >&2; }
+
+[ -f "$here/scenario-$scenario.sh" ] || { log "no scenario $here/scenario-$scenario.sh"; exit 2; }
+command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 is missing (scripts/install-deps.sh)"; exit 2; }
+
+image=$("$here/build-image.sh")
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-vm-$scenario.XXXXXX")
+share=$out/share
+mkdir -p "$share/out" "$share/debs"
+cp "$here/guest-main.sh" "$here/lib.sh" "$here"/scenario-*.sh "$here/unit-probe.sh" \
+        "$here/../../daemon/message-ids.h" "$share/"
+echo "$scenario" > "$share/scenario"
+for deb in "$@"; do
+        cp "$deb" "$share/debs/"
+done
+chmod -R a+rX "$share"
+
+log "booting $(cat "$image/kernel-version") with $smp vCPUs (TCG), ${memory_mib} MiB; scenario $scenario; timeout ${timeout_s}s; output $out"
+start=$SECONDS
+set +e
+# nice: the VM is a test, not the host's main work. -no-reboot with panic=-1:
+# a guest panic ends qemu instead of looping.
+nice -n 19 timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+        -accel tcg -cpu max -smp "$smp" -m "$memory_mib" \
+        -nographic -no-reboot \
+        -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+        -append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.unified_cgroup_hierarchy=1 loglevel=4" \
+        -drive "file=$image/rootfs.img,if=virtio,format=raw,snapshot=on" \
+        -virtfs "local,path=$share,mount_tag=cuzk,security_model=none,id=cuzk" \
+        -device virtio-rng-pci -nic none \
+        < /dev/null > "$out/console.log" 2>&1
+rc=$?
+set -e
+wall=$((SECONDS - start))
+
+# The scenario's lines, as journald forwarded them to the console.
+grep -ao 'cuzk-vm: .*' "$out/console.log" | sed 's/\r$//' >&2 || true
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+        log "TIMEOUT after ${timeout_s}s; the console's last lines:"
+        tail -n 30 "$out/console.log" | sed 's/^/vm:   | /' >&2
+        log "output kept in $out"
+        exit 124
+fi
+summary=$(grep '^cuzk-vm: DONE ' "$share/out/result.log" 2>/dev/null || true)
+if [ -z "$summary" ]; then
+        log "no result from the VM (qemu exit $rc) after ${wall}s; the console's last lines:"
+        tail -n 30 "$out/console.log" | sed 's/^/vm:   | /' >&2
+        log "output kept in $out"
+        exit 1
+fi
+log "$scenario: ${summary#cuzk-vm: DONE } in ${wall}s of VM wall time (qemu exit $rc)"
+case $summary in
+*" fail=0 "*)
+        if [ "${CUZK_VM_KEEP:-0}" = 1 ]; then
+                log "output kept in $out"
+        else
+                rm -rf "$out"
+        fi
+        exit 0
+        ;;
+esac
+log "output kept in $out (share/out: result.log, step-*.log, journal.txt; console.log)"
+exit 1

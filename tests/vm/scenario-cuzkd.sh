@@ -1,0 +1,315 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
+# The cuzkd scenario of issue 8 (sourced by guest-main.sh): the cuzk .deb
+# installed in a Debian 12 VM with systemd and pure cgroup v2, each
+# acceptance step asserted. Steps that cannot run because an earlier one
+# failed are reported as SKIP with the reason.
+
+DEB_DIR=/mnt/cuzk/debs
+UNIT_CG=/sys/fs/cgroup/cuzk.slice/cuzkd.service
+WORK=/var/tmp/cuzk-vm
+ROWS=${CUZK_VM_ROWS:-4096}
+MEMBER=prover   # in group cuzk: may use the socket
+OUTSIDER=outsider
+SOCK=/run/cuzk/cuzk.sock
+MID_STARTED=5c49f1908cec4906865c9b4467038aa9
+
+as_member() { runuser -u "$MEMBER" -- "$@"; }
+main_pid() { systemctl show -p MainPID --value cuzkd.service; }
+dropin() { # dropin NAME CONTENT: a runtime drop-in of cuzkd.service ("" removes it)
+        mkdir -p /run/systemd/system/cuzkd.service.d
+        if [ -n "$2" ]; then
+                printf '[Service]\n%s\n' "$2" > "/run/systemd/system/cuzkd.service.d/$1.conf"
+        else
+                rm -f "/run/systemd/system/cuzkd.service.d/$1.conf"
+        fi
+        systemctl daemon-reload
+}
+batch() { # batch COUNT CONCURRENCY: a synthetic batch through the socket, verified
+        as_member cuzk-bench --socket="$SOCK" batch --type synthetic --pce "$WORK/c.pce" \
+                --params "$WORK/c.params" --witness "$WORK/c.wtns" --count "$1" \
+                --concurrency "$2" --verify
+}
+worker_pids() { cat "$UNIT_CG"/synth/w*/cgroup.procs 2>/dev/null; }
+need() { # need STEP: skip unless that step passed
+        grep -q "^cuzk-vm: PASS $1 " "$CUZK_VM_OUT/result.log" && return 0
+        echo "needs step $1, which did not pass"
+        return 77
+}
+
+install_package() {
+        local debs=("$DEB_DIR"/cuzk_*.deb) mode
+        [ -f "${debs[0]}" ] || { echo "no cuzk_*.deb in $DEB_DIR"; return 1; }
+        cp "${debs[@]}" /tmp/
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                /tmp/cuzk_*.deb || { echo "apt-get install of the .deb failed"; return 1; }
+        getent passwd cuzk || { echo "no user cuzk"; return 1; }
+        getent group cuzk || { echo "no group cuzk"; return 1; }
+        expect_eq "cuzkd.socket enabled" enabled "$(systemctl is-enabled cuzkd.socket)" || return 1
+        expect_eq "cuzkd.socket active" active "$(systemctl is-active cuzkd.socket)" || return 1
+        expect_eq "cuzkd.service after install (socket activated)" inactive \
+                "$(systemctl is-active cuzkd.service)" || return 1
+        mode=$(stat -c '%a %U %G' "$SOCK") || return 1
+        expect_eq "$SOCK mode and owner" "660 root cuzk" "$mode" || return 1
+        expect_eq "/var/lib/cuzk/spool owner" cuzk "$(stat -c %U /var/lib/cuzk/spool)" || return 1
+        useradd --create-home --groups cuzk "$MEMBER" && useradd --create-home "$OUTSIDER" || return 1
+}
+
+check_catalog() {
+        local missing
+        missing=$(sed -n 's/^#define CUZK_MID_[A-Z_]* "\(.*\)"$/\1/p' /mnt/cuzk/message-ids.h |
+                while read -r id; do journalctl --list-catalog "$id" | grep -q . || echo "$id"; done)
+        [ -z "$missing" ] || { echo "not in journalctl --list-catalog: $missing"; return 1; }
+}
+
+units_verify() {
+        local out
+        out=$(systemd-analyze verify --man=no /lib/systemd/system/cuzkd.service \
+                /lib/systemd/system/cuzkd.socket /lib/systemd/system/cuzk.slice 2>&1)
+        [ -z "$out" ] || { echo "$out"; echo "systemd-analyze verify is not clean"; return 1; }
+        systemd-analyze security --no-pager cuzkd.service > "$CUZK_VM_OUT/security.txt" 2>&1
+        say "systemd-analyze security: $(tail -n 1 "$CUZK_VM_OUT/security.txt" | sed 's/^[^O]*//')"
+}
+
+# cuzkd.service's own sandbox (user, delegation, hardening, capabilities)
+# with unit-probe.sh in place of cuzkd: what the daemon will need from it.
+unit_sandbox() {
+        local rc
+        need install-package || return 77
+        dropin probe "$(printf 'Type=oneshot\nExecStart=\nExecStart=/bin/bash /mnt/cuzk/unit-probe.sh\nWatchdogSec=0')"
+        systemctl start cuzkd.service
+        rc=$?
+        journalctl -u cuzkd.service --no-pager -o cat | grep '^unit-probe: '
+        dropin probe ""
+        [ $rc = 0 ] || { echo "the probe failed in cuzkd.service's sandbox"; return 1; }
+}
+
+start_daemon() {
+        local pid
+        need install-package || return 77
+        timeout 180 systemctl start cuzkd.service ||
+                { journalctl -u cuzkd --no-pager | tail -n 20; echo "systemctl start cuzkd failed"; return 1; }
+        expect_eq "cuzkd.service" active "$(systemctl is-active cuzkd.service)" || return 1
+        expect_eq "Type" notify "$(systemctl show -p Type --value cuzkd.service)" || return 1
+        say "cuzkd status: $(systemctl show -p StatusText --value cuzkd.service)"
+        pid=$(main_pid)
+        [ -d "$UNIT_CG" ] || { echo "no cgroup $UNIT_CG"; return 1; }
+        expect_eq "owner of the delegated $UNIT_CG" cuzk "$(stat -c %U "$UNIT_CG")" || return 1
+        grep -qx "$pid" "$UNIT_CG/supervisor/cgroup.procs" ||
+                { echo "MainPID $pid is not in $UNIT_CG/supervisor"; return 1; }
+        [ -z "$(cat "$UNIT_CG/cgroup.procs")" ] ||
+                { echo "processes in the inner node $UNIT_CG: $(cat "$UNIT_CG/cgroup.procs")"; return 1; }
+        grep -qw memory "$UNIT_CG/cgroup.subtree_control" ||
+                { echo "memory not enabled below $UNIT_CG"; return 1; }
+        as_member cuzkctl --socket="$SOCK" status > "$CUZK_VM_OUT/status.txt" || return 1
+        grep -q '^memory enforcement: cgroup2' "$CUZK_VM_OUT/status.txt" ||
+                { cat "$CUZK_VM_OUT/status.txt"; echo "enforcement is not cgroup2"; return 1; }
+}
+
+check_watchdog() {
+        local pid
+        need start-daemon || return 77
+        [ "$(systemctl show -p WatchdogUSec --value cuzkd.service)" != 0 ] ||
+                { echo "cuzkd.service has no WatchdogSec="; return 1; }
+        # A short watchdog, so that a daemon that never pings is caught quickly.
+        dropin watchdog WatchdogSec=6s
+        systemctl restart cuzkd.service || return 1
+        pid=$(main_pid)
+        sleep 20
+        expect_eq "MainPID 20 s after a restart with WatchdogSec=6s" "$pid" "$(main_pid)" || {
+                journalctl -u cuzkd --no-pager | grep -i watchdog | tail -n 3
+                dropin watchdog WatchdogSec=0
+                systemctl restart cuzkd.service
+                echo "cuzkd does not ping the watchdog (the rest of the scenario runs with WatchdogSec=0)"
+                return 1
+        }
+        dropin watchdog ""
+        systemctl restart cuzkd.service
+}
+
+make_inputs() {
+        need install-package || return 77
+        mkdir -p "$WORK" && chmod 0755 "$WORK"
+        cuzk pce synth --rows "$ROWS" --seed 1 "$WORK/c.pce" "$WORK/c.wtns" || return 1
+        cuzk setup --pce "$WORK/c.pce" --params "$WORK/c.params" --vk "$WORK/c.vk" || return 1
+        chmod a+r "$WORK"/*
+}
+
+check_batch() {
+        local out
+        need start-daemon || return 77
+        need make-inputs || return 77
+        out=$(batch 4 2) || { echo "$out"; echo "cuzk-bench batch failed"; return 1; }
+        echo "$out"
+        expect_eq "COMPLETED lines" 4 "$(echo "$out" | grep -c COMPLETED)" || return 1
+}
+
+check_cgroup_tree() {
+        local w max
+        need batch || return 77
+        ls -d "$UNIT_CG"/synth/w* >/dev/null 2>&1 || { echo "no worker cgroups under $UNIT_CG/synth"; return 1; }
+        for w in "$UNIT_CG"/synth/w*; do
+                max=$(cat "$w/memory.max")
+                echo "$w: memory.max $max memory.high $(cat "$w/memory.high") memory.oom.group $(cat "$w/memory.oom.group") peak $(cat "$w/memory.peak" 2>/dev/null)"
+                [ "$max" != max ] || { echo "$w has no memory.max"; return 1; }
+                expect_eq "$w/memory.oom.group" 1 "$(cat "$w/memory.oom.group")" || return 1
+        done
+        [ -d "$UNIT_CG/prover-0" ] || { echo "no $UNIT_CG/prover-0"; return 1; }
+        [ -n "$(cat "$UNIT_CG/prover-0/cgroup.procs")" ] || { echo "no prover process in prover-0"; return 1; }
+        echo "prover-0: memory.min $(cat "$UNIT_CG/prover-0/memory.min") memory.current $(cat "$UNIT_CG/prover-0/memory.current")"
+        [ "$(cat "$UNIT_CG/prover-0/memory.min")" != 0 ] || { echo "prover-0 has no memory.min"; return 1; }
+}
+
+check_journal_json() {
+        need batch || return 77
+        journalctl -u cuzkd -o json --no-pager > "$CUZK_VM_OUT/cuzkd-journal.json"
+        grep -q '"SYSLOG_IDENTIFIER":"cuzkd"' "$CUZK_VM_OUT/cuzkd-journal.json" ||
+                { echo "no SYSLOG_IDENTIFIER=cuzkd entries"; return 1; }
+        grep -q '"CODE_FILE":' "$CUZK_VM_OUT/cuzkd-journal.json" || { echo "no CODE_FILE fields"; return 1; }
+        grep -o '"CUZK_[A-Z_]*"' "$CUZK_VM_OUT/cuzkd-journal.json" | sort -u | tr '\n' ' '
+        grep -q '"CUZK_JOB_ID":' "$CUZK_VM_OUT/cuzkd-journal.json" || { echo "no CUZK_JOB_ID fields"; return 1; }
+}
+
+check_journal_catalog() {
+        need start-daemon || return 77
+        journalctl -u cuzkd -o json --no-pager | grep -q "\"MESSAGE_ID\":\"$MID_STARTED\"" ||
+                { echo "no MESSAGE_ID=$MID_STARTED (daemon started) in the journal"; return 1; }
+        journalctl -x -u cuzkd --no-pager | grep -q 'Subject: cuzkd is ready' ||
+                { echo "journalctl -x shows no catalog text"; return 1; }
+}
+
+check_kill_worker() {
+        local pid main out victim=""
+        need batch || return 77
+        main=$(main_pid)
+        batch 3 1 > "$WORK/kill-batch.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 1 1500); do
+                victim=$(worker_pids | head -n 1)
+                [ -n "$victim" ] && break
+                kill -0 $pid 2>/dev/null || break
+                sleep 0.05
+        done
+        [ -n "$victim" ] && kill -KILL "$victim" && echo "killed worker $victim"
+        wait $pid
+        out=$?
+        cat "$WORK/kill-batch.log"
+        [ -n "$victim" ] || { echo "no worker process was seen to kill"; return 77; }
+        expect_eq "cuzk-bench exit status after a worker was killed" 0 "$out" || return 1
+        expect_eq "cuzkd MainPID" "$main" "$(main_pid)" || return 1
+}
+
+check_worker_oom() {
+        local main prover before after out
+        need batch || return 77
+        before=$(cat "$UNIT_CG"/synth/w*/memory.events 2>/dev/null | awk '$1 == "oom_kill" { s += $2 } END { print s + 0 }')
+        dropin fault Environment=CUZK_TEST_WORKER_FAULT=alloc-unbounded
+        systemctl restart cuzkd.service || return 1
+        main=$(main_pid)
+        out=$(batch 1 1)
+        echo "$out"
+        after=$(cat "$UNIT_CG"/synth/w*/memory.events 2>/dev/null | awk '$1 == "oom_kill" { s += $2 } END { print s + 0 }')
+        prover=$(cat "$UNIT_CG/prover-0/cgroup.procs" 2>/dev/null)
+        dropin fault ""
+        echo "worker oom_kill events: $before before, $after after"
+        [ "$after" -gt "$before" ] || { echo "no worker was OOM-killed"; systemctl restart cuzkd; return 1; }
+        expect_eq "cuzkd MainPID after the worker's OOM kill" "$main" "$(main_pid)" || return 1
+        expect_eq "cuzkd.service" active "$(systemctl is-active cuzkd.service)" || return 1
+        echo "prover process(es) after the OOM kill: ${prover:-none}"
+        systemctl restart cuzkd.service
+}
+
+check_reload() {
+        local main
+        need start-daemon || return 77
+        main=$(main_pid)
+        mkdir -p /etc/cuzk/cuzkd.conf.d
+        printf '[Memory]\nTotalBudget=512M\n' > /etc/cuzk/cuzkd.conf.d/50-vm-test.conf
+        systemctl reload cuzkd.service || { echo "systemctl reload failed"; return 1; }
+        sleep 2
+        expect_eq "MainPID after reload" "$main" "$(main_pid)" || return 1
+        as_member cuzkctl --socket="$SOCK" status > "$CUZK_VM_OUT/status-reload.txt"
+        rm -f /etc/cuzk/cuzkd.conf.d/50-vm-test.conf
+        grep '^memory budget' "$CUZK_VM_OUT/status-reload.txt"
+        grep -q '^memory budget: .* of 512.0 MiB' "$CUZK_VM_OUT/status-reload.txt" || {
+                journalctl -u cuzkd --no-pager | grep -i -e sighup -e reload | tail -n 2
+                echo "TotalBudget=512M of a drop-in was not applied by systemctl reload"
+                return 1
+        }
+        systemctl reload cuzkd.service
+}
+
+check_spool_restart() {
+        local ids="" id unfinished state
+        need batch || return 77
+        for _ in 1 2 3; do
+                id=$(as_member cuzkctl --socket="$SOCK" submit --kind synthetic-pce \
+                        --pce "$WORK/c.pce" --params "$WORK/c.params" --witness "$WORK/c.wtns" \
+                        --partitions 1 | sed -n 's/^job: //p')
+                [ -n "$id" ] || { echo "cuzkctl submit gave no job id"; return 1; }
+                ids="$ids $id"
+        done
+        timeout 120 systemctl stop cuzkd.service || { echo "systemctl stop timed out"; return 1; }
+        state=$(systemctl is-active cuzkd.service)
+        expect_eq "cuzkd.service after stop" inactive "$state" || return 1
+        unfinished=0
+        for id in $ids; do
+                [ -d "/var/lib/cuzk/spool/$id" ] || { echo "job $id is not in the spool"; return 1; }
+                [ -f "/var/lib/cuzk/spool/$id/result.pb" ] || unfinished=$((unfinished + 1))
+        done
+        say "spool at stop: $unfinished of 3 jobs unfinished"
+        # The next client starts cuzkd through its socket.
+        for id in $ids; do
+                as_member cuzkctl --socket="$SOCK" await "$id" | grep -q '^status: COMPLETED' ||
+                        { echo "job $id did not complete after the restart"; return 1; }
+        done
+        expect_eq "cuzkd.service (started by its socket)" active "$(systemctl is-active cuzkd.service)"
+}
+
+check_outsider() {
+        local out
+        need install-package || return 77
+        systemctl is-active -q cuzkd.service || systemctl start cuzkd.service
+        if out=$(runuser -u "$OUTSIDER" -- cuzkctl --socket="$SOCK" status 2>&1); then
+                echo "$out"
+                echo "$OUTSIDER (not in group cuzk) could use $SOCK"
+                return 1
+        fi
+        echo "$out"
+        echo "$out" | grep -qi 'permission denied' || { echo "refused, but not by permission"; return 1; }
+}
+
+check_slice() {
+        need install-package || return 77
+        systemctl set-property --runtime cuzk.slice MemoryMin=64M || return 1
+        expect_eq "cuzk.slice memory.min" 67108864 "$(cat /sys/fs/cgroup/cuzk.slice/memory.min)"
+}
+
+check_stop() {
+        local t0
+        need start-daemon || return 77
+        systemctl is-active -q cuzkd.service || systemctl start cuzkd.service
+        t0=$(now)
+        timeout 120 systemctl stop cuzkd.service || return 1
+        say "systemctl stop took $(elapsed "$t0") s"
+        expect_eq "cuzkd.service Result" success "$(systemctl show -p Result --value cuzkd.service)"
+}
+
+step install-package install_package
+step catalog check_catalog
+step units-verify units_verify
+step unit-sandbox unit_sandbox
+step start-daemon start_daemon
+step watchdog check_watchdog
+step make-inputs make_inputs
+step batch check_batch
+step cgroup-tree check_cgroup_tree
+step journal-json check_journal_json
+step journal-catalog check_journal_catalog
+step kill-worker check_kill_worker
+step worker-oom check_worker_oom
+step reload check_reload
+step spool-restart check_spool_restart
+step outsider-refused check_outsider
+step slice-memory-min check_slice
+step stop check_stop
