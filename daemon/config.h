@@ -43,6 +43,7 @@ struct config {
         uint64_t pressure_window_msec;       /* PressureWindow=2000 */
         uint64_t
                 pressure_resume_msec; /* PressureResume=5000: quiet time before admission resumes */
+        enum config_tristate bpf; /* BPF=auto: the eBPF probes where they load (bpf/memwatch.h) */
         /* [Scheduler] */
         unsigned max_workers;  /* MaxWorkers=0: one per CPU */
         unsigned max_attempts; /* MaxAttempts=3: per partition */

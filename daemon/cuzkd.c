@@ -361,6 +361,8 @@ static int run(struct cuzkd *d) {
         if (r >= 0)
                 r = setup_executor(d, &domain);
         if (r >= 0)
+                r = bpf_watch_setup(d);
+        if (r >= 0)
                 r = job_table_set_retention(&d->table, d->config.result_retention_sec * 1000000,
                                             cuzkd_job_forgotten, d);
         if (r >= 0) {
@@ -374,11 +376,14 @@ static int run(struct cuzkd *d) {
         if (r >= 0)
                 r = listen_api(d, server);
         if (r >= 0) {
+                snprintf(d->status_enforcement, sizeof(d->status_enforcement),
+                         "%s; pressure: PSI%s", d->enforcement,
+                         bpf_watch_active(&d->bpf) ? " and eBPF probes" : " alone");
                 log_info("cuzkd ready on %s: budget %" PRIu64 " bytes, %u PSI trigger(s), "
-                         "enforcement %s, spool %s",
+                         "eBPF probes %s, enforcement %s, spool %s",
                          d->config.socket_path, d->budget.total_bytes,
-                         d->pressure ? pressure_trigger_count(d->pressure) : 0, d->enforcement,
-                         d->config.spool_dir);
+                         d->pressure ? pressure_trigger_count(d->pressure) : 0, d->bpf.summary,
+                         d->enforcement, d->config.spool_dir);
                 (void)sd_notify(false, "READY=1");
                 notify_status(d);
                 r = sd_event_loop(d->event);
@@ -389,6 +394,8 @@ static int run(struct cuzkd *d) {
         /* The server first: its open calls are abandoned, which forgets their waiters. */
         api_server_free(server);
         job_table_drop_waiters(&d->table);
+        /* The probes before the cgroups they watch go. */
+        bpf_watch_done(&d->bpf);
         executor_free(d->executor);
         d->scheduler = scheduler_free(d->scheduler);
         d->pressure = pressure_free(d->pressure);

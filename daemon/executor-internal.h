@@ -56,6 +56,8 @@ struct worker_slot {
         int sock;
         sd_event_source *exit_source, *io_source;
         uint64_t peak_bytes;
+        uint64_t last_task_id; /* the task it ran last (executor_get_worker) */
+        unsigned last_partition;
 };
 
 struct executor {

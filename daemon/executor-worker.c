@@ -443,6 +443,8 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
         if (r < 0)
                 return r;
         slot->task = t;
+        slot->last_task_id = t->spec.task_id;
+        slot->last_partition = t->spec.partition;
         t->slot = slot;
         t->state = TASK_SYNTHESIZING;
 

@@ -311,3 +311,27 @@ void executor_get_status(const struct executor *e, struct executor_status *ret) 
                 .backend = e->backend,
         };
 }
+
+void executor_get_cgroups(const struct executor *e, struct executor_cgroups *ret) {
+        assert(e);
+        assert(ret);
+        *ret = (struct executor_cgroups){.synth_fd = e->synth_fd, .prover_fd = e->prover_cg_fd};
+}
+
+int executor_get_worker(const struct executor *e, unsigned index,
+                        struct executor_worker_info *ret) {
+        const struct worker_slot *slot;
+
+        assert(e);
+        assert(ret);
+        if (index >= e->options.max_workers)
+                return -ERANGE;
+        slot = &e->slots[index];
+        *ret = (struct executor_worker_info){
+                .cg_fd = slot->cg_fd,
+                .task_id = slot->task ? slot->task->spec.task_id : slot->last_task_id,
+                .partition = slot->task ? slot->task->spec.partition : slot->last_partition,
+                .running = slot->task != NULL,
+        };
+        return 0;
+}

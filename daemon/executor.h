@@ -128,3 +128,23 @@ struct executor_status {
         const char *backend; /* "cpu" or "cuda" */
 };
 void executor_get_status(const struct executor *executor, struct executor_status *ret);
+
+/* The cgroups the executor made, for watching them (cuzkd's eBPF probes); -EBADF under
+ * RLIMIT_DATA. The fds stay the executor's. */
+struct executor_cgroups {
+        int synth_fd;  /* synth/, above every worker's */
+        int prover_fd; /* the prover's */
+};
+void executor_get_cgroups(const struct executor *executor, struct executor_cgroups *ret);
+/* Worker slot `index` (0 .. max_workers - 1): its cgroup synth/wN and the task it runs, or
+ * else the last one it ran (a task whose worker was OOM-killed may have finished by the time
+ * the kernel's report is read). */
+struct executor_worker_info {
+        int cg_fd;          /* -EBADF under RLIMIT_DATA */
+        uint64_t task_id;   /* 0: none yet */
+        unsigned partition; /* of task_id */
+        bool running;       /* task_id is the slot's task now */
+};
+/* -ERANGE past max_workers. */
+int executor_get_worker(const struct executor *executor, unsigned index,
+                        struct executor_worker_info *ret);

@@ -11,6 +11,7 @@
 #include <systemd/sd-event.h>
 
 #include "daemon/api/api-handler.h"
+#include "daemon/bpf-watch.h"
 #include "daemon/budget.h"
 #include "daemon/config.h"
 #include "daemon/executor.h"
@@ -31,6 +32,9 @@ struct cuzkd {
         bool cgroup_v2;
         struct scheduler *scheduler;
         struct pressure *pressure; /* NULL when PSI is off */
+        struct bpf_watch bpf;      /* the eBPF probes, a second pressure source */
+        /* GetStatus's memory_enforcement: the enforcement and the pressure sources. */
+        char status_enforcement[320];
         struct executor *executor;
         struct spool *spool;
         struct job_table table;

@@ -138,6 +138,16 @@ static void memory(FILE *f, const struct cuzkd *d, const struct scheduler_stats 
                 pressure_event_count(d->pressure));
         counter(f, "cuzk_admission_pauses_total", "Times memory pressure paused admission.",
                 pressure_pause_count(d->pressure));
+        header(f, "cuzk_admission_pauses_by_source_total", "counter",
+               "Times memory pressure paused admission, by the source that paused it.");
+        for (int k = 0; k < _PRESSURE_SOURCE_MAX; k++)
+                fprintf(f, "cuzk_admission_pauses_by_source_total{source=\"%s\"} %" PRIu64 "\n",
+                        pressure_source_kind_name(k), pressure_source_pause_count(d->pressure, k));
+        header(f, "cuzk_pressure_events_by_source_total", "counter",
+               "Memory pressure events (PSI triggers, eBPF reclaim and throttling), by source.");
+        for (int k = 0; k < _PRESSURE_SOURCE_MAX; k++)
+                fprintf(f, "cuzk_pressure_events_by_source_total{source=\"%s\"} %" PRIu64 "\n",
+                        pressure_source_kind_name(k), pressure_source_event_count(d->pressure, k));
         if (pressure_read_system(d->pressure, &psi) < 0)
                 return;
         header(f, "cuzk_memory_pressure_avg10", "gauge",
@@ -236,6 +246,7 @@ int metrics_format(const struct cuzkd *d, char **ret) {
         memory(f, d, &st);
         peak_memory(f, d);
         executor_metrics(f, d);
+        bpf_watch_write_metrics(&d->bpf, f);
         gauge(f, "cuzk_await_calls", "AwaitProof and Prove calls waiting.",
               job_table_waiter_count(&d->table));
         if (fclose(f) != 0) {

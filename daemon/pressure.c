@@ -10,6 +10,8 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "daemon/log-journal.h"
+#include "daemon/message-ids.h"
 #include "daemon/pressure.h"
 
 #define PRESSURE_SYSTEM_FILE "/proc/pressure/memory"
@@ -29,6 +31,8 @@ struct pressure {
         uint64_t resume_usec;
         bool paused;
         uint64_t events, pauses;
+        uint64_t source_events[_PRESSURE_SOURCE_MAX], source_pauses[_PRESSURE_SOURCE_MAX];
+        uint64_t paused_usec; /* CLOCK_MONOTONIC when the pause began */
         pressure_changed_fn changed;
         void *userdata;
         char system_file[256];
@@ -37,11 +41,16 @@ struct pressure {
 static int on_resume(sd_event_source *source, uint64_t usec, void *userdata) {
         struct pressure *p = userdata;
 
+        char paused_usec[32];
+
         (void)source;
-        (void)usec;
         p->paused = false;
-        log_info("admission resumed: no memory pressure event for %" PRIu64 " ms",
-                 p->resume_usec / 1000);
+        snprintf(paused_usec, sizeof(paused_usec), "%" PRIu64, usec - p->paused_usec);
+        log_fields(LOG_INFO, 0,
+                   LOG_FIELDS({"MESSAGE_ID", CUZK_MID_ADMISSION_RESUMED},
+                              {"CUZK_PAUSED_USEC", paused_usec}),
+                   "admission resumed: no memory pressure event for %" PRIu64 " ms",
+                   p->resume_usec / 1000);
         if (p->changed)
                 p->changed(p->userdata, false);
         return 0;
@@ -64,10 +73,42 @@ static int arm_resume_timer(struct pressure *p) {
         return sd_event_source_set_enabled(p->resume_timer, SD_EVENT_ONESHOT);
 }
 
+/* Counts an event of kind; pauses admission (logging `what`) when it is not paused. */
+static int pressure_event(struct pressure *p, enum pressure_source_kind kind, const char *what) {
+        int r;
+
+        p->events++;
+        p->source_events[kind]++;
+        if (!p->paused) {
+                p->paused = true;
+                p->pauses++;
+                p->source_pauses[kind]++;
+                (void)sd_event_now(p->event, CLOCK_MONOTONIC, &p->paused_usec);
+                log_fields(LOG_WARNING, 0,
+                           LOG_FIELDS({"MESSAGE_ID", CUZK_MID_ADMISSION_PAUSED},
+                                      {"CUZK_PRESSURE_SOURCE", pressure_source_kind_name(kind)}),
+                           "admission paused: %s", what);
+                if (p->changed)
+                        p->changed(p->userdata, true);
+        }
+        r = arm_resume_timer(p);
+        if (r < 0)
+                return log_error_errno(r, "Failed to arm the admission resume timer: %m");
+        return 0;
+}
+
+int pressure_report(struct pressure *p, enum pressure_source_kind kind, const char *what) {
+        assert(p);
+        assert(kind >= 0 && kind < _PRESSURE_SOURCE_MAX);
+        assert(what);
+        return pressure_event(p, kind, what);
+}
+
 static int on_trigger(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
         struct pressure_source *s = userdata;
         struct pressure *p = s->pressure;
         psi_stats_t stats = {0};
+        char what[512];
         int r;
 
         (void)fd;
@@ -78,23 +119,14 @@ static int on_trigger(sd_event_source *source, int fd, uint32_t revents, void *u
         }
         if (r == 0)
                 return 0;
-        p->events++;
-        if (!p->paused) {
-                p->paused = true;
-                p->pauses++;
+        if (!p->paused)
                 (void)psi_read(AT_FDCWD, p->system_file, &stats);
-                log_warning("admission paused: memory pressure on %s (some stall above %" PRIu64
-                            " ms per %" PRIu64 " ms window; system some avg10=%.2f%% full "
-                            "avg10=%.2f%%)",
-                            s->name, s->trigger.stall_us / 1000, s->trigger.window_us / 1000,
-                            stats.some.avg10, stats.full.avg10);
-                if (p->changed)
-                        p->changed(p->userdata, true);
-        }
-        r = arm_resume_timer(p);
-        if (r < 0)
-                return log_error_errno(r, "Failed to arm the admission resume timer: %m");
-        return 0;
+        snprintf(what, sizeof(what),
+                 "memory pressure on %s (some stall above %" PRIu64 " ms per %" PRIu64
+                 " ms window; system some avg10=%.2f%% full avg10=%.2f%%)",
+                 s->name, s->trigger.stall_us / 1000, s->trigger.window_us / 1000, stats.some.avg10,
+                 stats.full.avg10);
+        return pressure_event(p, PRESSURE_SOURCE_PSI, what);
 }
 
 static int add_source(struct pressure *p, int dirfd, const char *file, const char *name,
@@ -185,6 +217,28 @@ uint64_t pressure_event_count(const struct pressure *p) {
 uint64_t pressure_pause_count(const struct pressure *p) {
         assert(p);
         return p->pauses;
+}
+
+uint64_t pressure_source_event_count(const struct pressure *p, enum pressure_source_kind kind) {
+        assert(p);
+        assert(kind >= 0 && kind < _PRESSURE_SOURCE_MAX);
+        return p->source_events[kind];
+}
+
+uint64_t pressure_source_pause_count(const struct pressure *p, enum pressure_source_kind kind) {
+        assert(p);
+        assert(kind >= 0 && kind < _PRESSURE_SOURCE_MAX);
+        return p->source_pauses[kind];
+}
+
+const char *pressure_source_kind_name(enum pressure_source_kind kind) {
+        static const char *const names[] = {
+                [PRESSURE_SOURCE_PSI] = "psi",
+                [PRESSURE_SOURCE_BPF] = "bpf",
+        };
+
+        assert(kind >= 0 && kind < _PRESSURE_SOURCE_MAX);
+        return names[kind];
 }
 
 unsigned pressure_trigger_count(const struct pressure *p) {

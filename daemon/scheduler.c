@@ -447,6 +447,21 @@ static struct job *find_task(struct scheduler *s, uint64_t task_id, unsigned *re
         return NULL;
 }
 
+struct job *scheduler_find_attempt(const struct scheduler *s, uint64_t task_id,
+                                   unsigned *ret_partition) {
+        assert(s);
+        assert(ret_partition);
+        if (task_id == 0)
+                return NULL;
+        for (size_t j = 0; j < s->n_jobs; j++)
+                for (unsigned i = 0; i < s->jobs[j]->inputs.partitions; i++)
+                        if (s->jobs[j]->partitions[i].task_id == task_id) {
+                                *ret_partition = i;
+                                return s->jobs[j];
+                        }
+        return NULL;
+}
+
 static void on_abc_released(void *userdata, uint64_t task_id) {
         struct scheduler *s = userdata;
         struct job *job;

@@ -68,6 +68,12 @@ bool scheduler_paused(const struct scheduler *scheduler);
 /* Stops admitting for good (shutdown); queued partitions stay queued. */
 void scheduler_stop(struct scheduler *scheduler);
 
+/* The job of partition attempt task_id, running or the partition's last (a partition keeps
+ * its last attempt's id until it is admitted again); NULL once the job has ended or the
+ * partition runs another attempt. */
+struct job *scheduler_find_attempt(const struct scheduler *scheduler, uint64_t task_id,
+                                   unsigned *ret_partition);
+
 /* Jobs queued ahead of this one (0: it is next). */
 unsigned scheduler_queue_position(const struct scheduler *scheduler, const struct job *job);
 void scheduler_get_stats(const struct scheduler *scheduler, struct scheduler_stats *ret);

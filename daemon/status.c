@@ -95,7 +95,8 @@ int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         r->memory_budget_bytes = d->budget.total_bytes;
         r->memory_reserved_bytes = d->budget.reserved_bytes;
         r->admission_paused = scheduler_paused(d->scheduler);
-        r->memory_enforcement = (char *)d->enforcement;
+        r->memory_enforcement =
+                (char *)(d->status_enforcement[0] ? d->status_enforcement : d->enforcement);
         return 0;
 }
 

@@ -113,6 +113,7 @@ static void test_defaults(void **state) {
         assert_int_equal(c.pressure_stall_msec, 200);
         assert_int_equal(c.pressure_window_msec, 2000);
         assert_int_equal(c.pressure_resume_msec, 5000);
+        assert_int_equal(c.bpf, CONFIG_AUTO);
         assert_int_equal(c.max_workers, 0);
         assert_int_equal(c.max_attempts, 3);
         assert_int_equal(c.prover_threads, 0);
@@ -139,6 +140,7 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->pressure_stall_msec, b->pressure_stall_msec);
         assert_int_equal(a->pressure_window_msec, b->pressure_window_msec);
         assert_int_equal(a->pressure_resume_msec, b->pressure_resume_msec);
+        assert_int_equal(a->bpf, b->bpf);
         assert_int_equal(a->max_workers, b->max_workers);
         assert_int_equal(a->max_attempts, b->max_attempts);
         assert_int_equal(a->prover_threads, b->prover_threads);
@@ -188,8 +190,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 18);
-        assert_int_equal(documented, 18);
+        assert_int_equal(keys, 19);
+        assert_int_equal(documented, 19);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -216,6 +218,7 @@ static void test_every_key(void **state) {
                             "PressureStall=150\n"
                             "PressureWindow=1000\n"
                             "PressureResume=0\n"
+                            "BPF=no\n"
                             "[Scheduler]\n"
                             "MaxWorkers=12\n"
                             "MaxAttempts=5\n"
@@ -237,6 +240,7 @@ static void test_every_key(void **state) {
         assert_int_equal(c.pressure_stall_msec, 150);
         assert_int_equal(c.pressure_window_msec, 1000);
         assert_int_equal(c.pressure_resume_msec, 0);
+        assert_int_equal(c.bpf, CONFIG_NO);
         assert_int_equal(c.max_workers, 12);
         assert_int_equal(c.max_attempts, 5);
         assert_int_equal(c.prover_threads, 48);
@@ -244,13 +248,14 @@ static void test_every_key(void **state) {
 
         /* The other spellings of the enums. */
         write_file(f->conf, "[Daemon]\nLogTarget=stderr\nLogLevel=3\n"
-                            "[Memory]\nEnforcement=cgroup1\nTotalBudget=auto\n"
+                            "[Memory]\nEnforcement=cgroup1\nTotalBudget=auto\nBPF=yes\n"
                             "[Prover]\nGPU=yes\n");
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.log_target, CONFIG_LOG_STDERR);
         assert_int_equal(c.log_level, LOG_ERR);
         assert_int_equal(c.enforcement, CONFIG_ENFORCE_CGROUP1);
         assert_int_equal(c.total_budget_bytes, 0);
+        assert_int_equal(c.bpf, CONFIG_YES);
         assert_int_equal(c.gpu, CONFIG_YES);
         write_file(f->conf, "[Daemon]\nLogLevel=Warning\n[Memory]\nEnforcement=cgroup2\n"
                             "[Prover]\nGPU=auto\n");
@@ -330,6 +335,8 @@ static void test_errors(void **state) {
         assert_refused(f, "[Daemon]\nLogLevel=8\n", 2, "key LogLevel: '8' is not a log level");
         assert_refused(f, "[Prover]\nGPU=maybe\n", 2,
                        "key GPU: 'maybe' is not a GPU setting, expected auto, yes or no");
+        assert_refused(f, "[Memory]\nBPF=maybe\n", 2,
+                       "key BPF: 'maybe' is not a BPF setting, expected auto, yes or no");
         assert_refused(f, "[Daemon]\nSocket=run/cuzk.sock\n", 2,
                        "key Socket: 'run/cuzk.sock' is not a socket path, expected an absolute "
                        "path");
