@@ -29,9 +29,11 @@ REAL_CUZKD=$CUZKD
 
 # Submits n fixture jobs; prints their ids.
 submit_jobs() {
+        # shellcheck disable=SC2119 # submit_job's arguments are extra cuzkctl options: none
         for _ in $(seq "$1"); do submit_job; done
 }
 # Awaits every job given and checks each proof.
+# shellcheck disable=SC2317 # called through check
 all_verified() {
         local j
         for j in "$@"; do await_verified "$j" || { echo "job $j did not verify"; return 1; }; done
