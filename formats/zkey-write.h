@@ -47,6 +47,9 @@ int zkey_set_keys(struct zkey *zk, const struct groth16_pk *pk, const struct gro
 
 /*
  * Writes zk (every point array set) to path, atomically (common/atomic-file.h).
- * cs_hash: ZKEY_CS_HASH_BYTES for section 10, or NULL for zeros.
+ * cs_hash: ZKEY_CS_HASH_BYTES for section 10, or NULL for zeros. snarkjs
+ * hashes the powers of tau's points into it, so only `snarkjs zkey verify`
+ * against that powers of tau checks it; a key made without one (cuzk setup)
+ * has nothing to check it against and leaves it zero.
  */
 int zkey_save(const char *path, const struct zkey *zk, const uint8_t *cs_hash);
