@@ -46,13 +46,16 @@ static uint64_t now_usec(void) {
 /* The GPU's NUMA node from sysfs (-1: unknown, as on single-node hosts). */
 static int device_numa_node(const char *pci_bus_id) {
         char path[96];
-        _cleanup_fclose_ FILE *f = NULL;
+        FILE *f;
         int node = -1;
 
         snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", pci_bus_id);
         f = fopen(path, "re");
-        if (!f || fscanf(f, "%d", &node) != 1)
+        if (!f)
                 return -1;
+        if (fscanf(f, "%d", &node) != 1)
+                node = -1;
+        fclose(f);
         return node;
 }
 
@@ -199,11 +202,12 @@ static void update_rate(double *rate, uint64_t usec, uint64_t points) {
 int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
                     const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
-        const uint64_t domain = (uint64_t)1 << pk->log_domain_size;
+        uint64_t domain;
         fr_t *d_h = NULL;
         int r;
 
         assert(prover && pk && w && a && b && c && ret);
+        domain = (uint64_t)1 << pk->log_domain_size;
         p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
@@ -244,11 +248,12 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
 
 int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                      struct groth16_proof *proof, gpu_prove_timings_t *timings) {
-        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = partial;
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
         fr_t r_blind, s_blind;
         int r;
 
         assert(prover && partial && proof);
+        p = partial;
         if (p->thread_started) {
                 (void)pthread_join(p->thread, NULL);
                 p->thread_started = false;

@@ -48,11 +48,12 @@ static void cuda_partial_free(struct prover_partial *partial) {
 
 static int cuda_prove_start(struct prover_backend *backend, const struct prover_inputs *in,
                             struct prover_partial **ret) {
-        struct cuda_backend *cuda = (struct cuda_backend *)backend;
+        struct cuda_backend *cuda;
         _cleanup_free_ struct prover_partial *partial = NULL;
         int r;
 
         assert(backend);
+        cuda = (struct cuda_backend *)backend;
         assert(in && in->pk && in->w && in->a && in->b && in->c);
         assert(in->log_domain_size == in->pk->log_domain_size);
         assert(ret);
@@ -70,12 +71,11 @@ static int cuda_prove_start(struct prover_backend *backend, const struct prover_
 
 static int cuda_prove_finish(struct prover_backend *backend, struct prover_partial *partial,
                              struct groth16_proof *ret) {
-        struct cuda_backend *cuda = (struct cuda_backend *)backend;
         gpu_prove_timings_t t;
         int r;
 
         assert(backend && partial && ret);
-        r = gpu_prove_finish(cuda->gpu, partial->gpu, ret, &t);
+        r = gpu_prove_finish(((struct cuda_backend *)backend)->gpu, partial->gpu, ret, &t);
         free(partial);
         if (r < 0)
                 return r;
