@@ -31,3 +31,8 @@ void budget_release(struct budget *budget, uint64_t bytes) {
         assert(bytes <= budget->reserved_bytes);
         budget->reserved_bytes -= bytes;
 }
+
+void budget_set_total(struct budget *budget, uint64_t total_bytes) {
+        assert(budget);
+        budget->total_bytes = total_bytes;
+}

@@ -18,6 +18,9 @@ struct budget {
 };
 
 void budget_init(struct budget *budget, uint64_t total_bytes);
+/* A new total (a reloaded configuration): what is reserved stays reserved;
+ * below it, nothing more is admitted until enough is released. */
+void budget_set_total(struct budget *budget, uint64_t total_bytes);
 /* Whether bytes more would still fit. */
 bool budget_fits(const struct budget *budget, uint64_t bytes);
 /* Reserves bytes; -ENOSPC (nothing reserved) when they do not fit. */

@@ -7,6 +7,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -199,11 +200,81 @@ static int on_stop_signal(sd_event_source *source, const struct signalfd_siginfo
         return sd_event_exit(sd_event_source_get_event(source), 0);
 }
 
+/* The command line, kept for reloads: its options still win over the files. */
+static struct overrides saved_overrides;
+
+/* Keys that only a restart applies: named in the log when a reload changes them. */
+static void note_restart_only(const struct config *old, const struct config *new) {
+        static const struct {
+                const char *key;
+                size_t offset, size;
+        } keys[] = {
+#define KEY(name, field) {name, offsetof(struct config, field), sizeof(((struct config *)0)->field)}
+                KEY("Socket", socket_path),
+                KEY("SocketMode", socket_mode),
+                KEY("SpoolDirectory", spool_dir),
+                KEY("LogTarget", log_target),
+                KEY("MaxMessageSize", max_message_bytes),
+                KEY("WorkerSlack", worker_slack_bytes),
+                KEY("Enforcement", enforcement),
+                KEY("PressureStall", pressure_stall_msec),
+                KEY("PressureWindow", pressure_window_msec),
+                KEY("PressureResume", pressure_resume_msec),
+                KEY("BPF", bpf),
+                KEY("MaxWorkers", max_workers),
+                KEY("Threads", prover_threads),
+                KEY("GPU", gpu),
+#undef KEY
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (memcmp((const char *)old + keys[i].offset, (const char *)new + keys[i].offset,
+                           keys[i].size) != 0)
+                        log_warning("reload: %s= changed; it takes effect when cuzkd restarts",
+                                    keys[i].key);
+}
+
+/* SIGHUP (systemctl reload): the configuration files again. LogLevel=,
+ * TotalBudget=, SafetyMargin=, MaxAttempts= and ResultRetention= apply at
+ * once; the others at the next start. A configuration that does not load
+ * leaves the running one as it was. */
 static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata) {
+        struct cuzkd *d = userdata;
+        struct config new;
+        uint64_t budget = 0;
+        char budget_source[PATH_MAX + 128];
+        int r;
+
         (void)source;
         (void)si;
-        (void)userdata;
-        log_info("SIGHUP: nothing to reload; restart cuzkd to apply configuration changes");
+        (void)sd_notify(false, "RELOADING=1");
+        r = config_load(&new, saved_overrides.config_path);
+        if (r >= 0)
+                r = apply_overrides(&new, &saved_overrides);
+        if (r >= 0) {
+                budget = new.total_budget_bytes;
+                if (budget == 0)
+                        r = budget_auto_detect(new.safety_margin_bytes, &budget, budget_source,
+                                               sizeof(budget_source));
+        }
+        if (r < 0) {
+                log_error_errno(r, "reload: the configuration did not load (above); keeping "
+                                   "the running one");
+                (void)sd_notify(false, "READY=1");
+                return 0;
+        }
+        note_restart_only(&d->config, &new);
+        log_set_max_level(new.log_level);
+        if (budget != d->budget.total_bytes)
+                log_info("reload: memory budget %" PRIu64 " -> %" PRIu64 " bytes",
+                         d->budget.total_bytes, budget);
+        budget_set_total(&d->budget, budget);
+        job_table_change_retention(&d->table, new.result_retention_sec * 1000000);
+        d->config = new;
+        scheduler_reconfigure(d->scheduler, new.max_attempts);
+        log_info("reload: configuration from %s applied", saved_overrides.config_path);
+        (void)sd_notify(false, "READY=1");
+        notify_status(d);
         return 0;
 }
 
@@ -344,6 +415,9 @@ static int run(struct cuzkd *d) {
         r = sd_event_default(&d->event);
         if (r < 0)
                 return log_error_errno(r, "Failed to create the event loop: %m");
+        /* WATCHDOG=1 from this loop (the one that serves admission), at half
+         * of WatchdogSec= when systemd asks for it. */
+        (void)sd_event_set_watchdog(d->event, true);
         job_table_init(&d->table, d->event);
         (void)sd_event_add_signal(d->event, NULL, SIGTERM, on_stop_signal, d);
         (void)sd_event_add_signal(d->event, NULL, SIGINT, on_stop_signal, d);
@@ -425,6 +499,7 @@ int main(int argc, char **argv) {
         r = apply_overrides(&daemon.config, &overrides);
         if (r < 0)
                 return EXIT_FAILURE;
+        saved_overrides = overrides;
         log_set_max_level(daemon.config.log_level);
         (void)log_journal_setup(daemon.config.log_target);
 

@@ -96,6 +96,14 @@ int job_table_set_retention(struct job_table *table, uint64_t retention_usec,
         return 0;
 }
 
+void job_table_change_retention(struct job_table *table, uint64_t retention_usec) {
+        assert(table);
+        assert(table->retention_set);
+        table->retention_usec = retention_usec;
+        if (table->n_jobs > 0)
+                expiry_schedule(table, 0);
+}
+
 int job_table_add(struct job_table *table, struct job *job) {
         int r;
 

@@ -59,6 +59,8 @@ int job_table_set_retention(struct job_table *table, uint64_t retention_usec,
                             job_table_forget_fn forget, void *userdata);
 /* Whether the retention of an ended job is over at now_usec (CLOCK_REALTIME), waiters and
  * running partitions aside: at start-up, spooled results for which it is are dropped. */
+/* A new ResultRetention= (a reloaded configuration), applied to every ended job. */
+void job_table_change_retention(struct job_table *table, uint64_t retention_usec);
 bool job_table_retention_over(const struct job_table *table, const struct job *job,
                               uint64_t now_usec);
 /* Forgets the jobs whose retention is over at now_usec and which nothing holds; returns

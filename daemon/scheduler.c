@@ -350,6 +350,13 @@ void scheduler_cancel(struct scheduler *s, struct job *job, bool *ret_was_runnin
         kick(s);
 }
 
+void scheduler_reconfigure(struct scheduler *s, unsigned max_attempts) {
+        assert(s);
+        assert(max_attempts >= 1);
+        s->max_attempts = max_attempts;
+        kick(s);
+}
+
 void scheduler_set_paused(struct scheduler *s, bool paused) {
         assert(s);
         s->paused = paused;

@@ -64,6 +64,9 @@ void scheduler_cancel(struct scheduler *scheduler, struct job *job, bool *ret_wa
 
 /* Admission paused by memory pressure (false resumes it). */
 void scheduler_set_paused(struct scheduler *scheduler, bool paused);
+/* A reloaded configuration: MaxAttempts= for attempts from now on, and a
+ * look at the queue (the budget may have grown). */
+void scheduler_reconfigure(struct scheduler *scheduler, unsigned max_attempts);
 bool scheduler_paused(const struct scheduler *scheduler);
 /* Stops admitting for good (shutdown); queued partitions stay queued. */
 void scheduler_stop(struct scheduler *scheduler);
