@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Run by the image's cuzk-vm-run from the 9p share /mnt/cuzk: the host put
 # the scenario's name in /mnt/cuzk/scenario; results go to /mnt/cuzk/out.
+# The image's runner starts it with /bin/sh; the scenarios are bash.
+[ -n "${BASH_VERSION:-}" ] || exec /bin/bash "$0" "$@"
 cd /mnt/cuzk || exit 1
 export CUZK_VM_OUT=/mnt/cuzk/out
 mkdir -p "$CUZK_VM_OUT"

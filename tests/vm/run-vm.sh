@@ -32,10 +32,14 @@ mkdir -p "$share/out" "$share/debs"
 cp "$here/guest-main.sh" "$here/lib.sh" "$here"/scenario-*.sh "$here/unit-probe.sh" \
         "$here/../../daemon/message-ids.h" "$share/"
 echo "$scenario" > "$share/scenario"
-for deb in "$@"; do
-        cp "$deb" "$share/debs/"
+for deb in "$@"; do # under their canonical names (the scenario looks for cuzk_*.deb)
+        name=$(dpkg-deb -f "$deb" Package)_$(dpkg-deb -f "$deb" Version)_$(dpkg-deb -f "$deb" Architecture)
+        cp "$deb" "$share/debs/$name.deb"
 done
 chmod -R a+rX "$share"
+
+# Units a test VM does not need and TCG makes slow (logind took 30 s to start).
+masks="systemd.mask=systemd-logind.service systemd.show_status=error"
 
 log "booting $(cat "$image/kernel-version") with $smp vCPUs (TCG), ${memory_mib} MiB; scenario $scenario; timeout ${timeout_s}s; output $out"
 start=$SECONDS
@@ -46,7 +50,7 @@ nice -n 19 timeout -k 10 "$timeout_s" qemu-system-x86_64 \
         -accel tcg -cpu max -smp "$smp" -m "$memory_mib" \
         -nographic -no-reboot \
         -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-        -append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.unified_cgroup_hierarchy=1 loglevel=4" \
+        -append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.unified_cgroup_hierarchy=1 loglevel=4 $masks" \
         -drive "file=$image/rootfs.img,if=virtio,format=raw,snapshot=on" \
         -virtfs "local,path=$share,mount_tag=cuzk,security_model=none,id=cuzk" \
         -device virtio-rng-pci -nic none \
