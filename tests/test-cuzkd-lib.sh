@@ -37,18 +37,10 @@ check() { # DESCRIPTION COMMAND...: PASS/FAIL by the command's status
 }
 
 # Our memory cgroup (v2, else v1), where a child for cuzkd can be made.
+# shellcheck source=scripts/cgroup-child.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/cgroup-child.sh"
 make_cgroup() {
-        local own base
-        own=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
-        base=/sys/fs/cgroup/memory$own
-        if [ -z "$own" ] || [ ! -w "$base" ]; then
-                own=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
-                base=/sys/fs/cgroup$own
-                [ -f "$base/memory.max" ] || base=/sys/fs/cgroup/unified$own
-                [ -f "$base/memory.current" ] && [ -w "$base" ] || return 1
-        fi
-        CG=$base/$TEST_NAME-$$
-        mkdir "$CG" 2>/dev/null || { CG=; return 1; }
+        CG=$(cgroup_child_make "$TEST_NAME-$$") || { CG=; return 1; }
 }
 
 # The peak memory of cuzkd's cgroup (all its processes), in bytes.
@@ -59,10 +51,7 @@ cgroup_peak_bytes() {
 }
 
 remove_cgroup() {
-        [ -n "$CG" ] && [ -d "$CG" ] || return 0
-        # Worker and prover cgroups first (deepest first).
-        find "$CG" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
-        rmdir "$CG" 2>/dev/null || echo "note: $CG not removed (still populated?)"
+        cgroup_child_remove "$CG"
 }
 
 # Starts cuzkd with the test's socket and spool and the given extra options; waits until
