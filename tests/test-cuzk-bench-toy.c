@@ -95,22 +95,34 @@ static int make_circuit(void **state) {
 
         if (!mkdtemp(dir))
                 return -1;
-        if (run_shell(&out, "'%s' pce synth --rows 1000 --seed 7 '%s' '%s'", cuzk, path("c.pce"),
-                      path("c.wtns")) != 0 ||
-            run_shell(&out, "'%s' setup --pce '%s' --params '%s' --vk '%s'", cuzk, path("c.pce"),
-                      path("c.params"), path("c.vk")) != 0 ||
-            run_shell(&out, "'%s' prove --pce '%s' --params '%s' --witness '%s' --proof '%s'", cuzk,
-                      path("c.pce"), path("c.params"), path("c.wtns"), path("c.proof")) != 0) {
+        /* Each step's output replaces the last one's (freed first). */
+        int failed = run_shell(&out, "'%s' pce synth --rows 1000 --seed 7 '%s' '%s'", cuzk,
+                               path("c.pce"), path("c.wtns")) != 0;
+        if (!failed) {
+                free(out);
+                failed = run_shell(&out, "'%s' setup --pce '%s' --params '%s' --vk '%s'", cuzk,
+                                   path("c.pce"), path("c.params"), path("c.vk")) != 0;
+        }
+        if (!failed) {
+                free(out);
+                failed =
+                        run_shell(&out,
+                                  "'%s' prove --pce '%s' --params '%s' --witness '%s' --proof '%s'",
+                                  cuzk, path("c.pce"), path("c.params"), path("c.wtns"),
+                                  path("c.proof")) != 0;
+        }
+        if (failed) {
                 fprintf(stderr, "making the circuit failed:\n%s", out ? out : "");
                 free(out);
                 return -1;
         }
         free(out);
         f = fopen(path("c.proof"), "rb");
-        if (!f || fread(proof, 1, sizeof(proof), f) != sizeof(proof))
+        if (!f)
                 return -1;
+        size_t got = fread(proof, 1, sizeof(proof), f);
         fclose(f);
-        return 0;
+        return got == sizeof(proof) ? 0 : -1;
 }
 
 static int remove_circuit(void **state) {
