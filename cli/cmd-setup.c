@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk [--timing-only] [--seed HEX] */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include "circuits/pce-file.h"
 #include "cli.h"
 #include "common/cleanup.h"
+#include "common/hex.h"
 #include "formats/bellperson_params.h"
 #include "formats/bellperson_vk.h"
 #include "zk/groth16_setup.h"
@@ -60,7 +60,7 @@ static int parse_args(int argc, char **argv, struct setup_args *ret) {
 }
 
 static int parse_seed(const char *hex, uint8_t seed[SEED_MAX_BYTES], size_t *ret_bytes) {
-        size_t len;
+        size_t len, bad;
 
         if (!strncmp(hex, "0x", 2))
                 hex += 2;
@@ -72,16 +72,10 @@ static int parse_seed(const char *hex, uint8_t seed[SEED_MAX_BYTES], size_t *ret
                         hex, 2 * SEED_MAX_BYTES);
                 return -EINVAL;
         }
-        for (size_t i = 0; i < len / 2; i++) {
-                const char byte[3] = {hex[2 * i], hex[2 * i + 1], 0};
-
-                /* isxdigit() first: strtoul() would take a sign or a blank. */
-                if (!isxdigit((unsigned char)byte[0]) || !isxdigit((unsigned char)byte[1])) {
-                        fprintf(stderr, "cuzk setup: --seed %s: '%s' is not a hex byte\n", hex,
-                                byte);
-                        return -EINVAL;
-                }
-                seed[i] = (uint8_t)strtoul(byte, NULL, 16);
+        if (hex_decode(hex, len / 2, seed, &bad) < 0) {
+                fprintf(stderr, "cuzk setup: --seed %s: '%.2s' is not a hex byte\n", hex,
+                        hex + bad);
+                return -EINVAL;
         }
         *ret_bytes = len / 2;
         return 0;

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <syslog.h>
 
+#include "common/hex.h"
 #include "cuzk-bench.h"
 #include "daemon/api/api-server.h"
 
@@ -177,7 +178,7 @@ static int check_hex(FILE *err, const char *option, const char *s) {
         uint8_t *bytes;
         size_t n;
 
-        if (bench_hex_decode(s, &bytes, &n) < 0)
+        if (hex_decode_alloc(s, &bytes, &n) < 0)
                 return bad(err, "--%s=%s: expected hex bytes", option, s);
         free(bytes);
         return 0;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "common/cleanup.h"
+#include "common/hex.h"
 #include "common/log.h"
 #include "cuzk-bench.h"
 
@@ -18,44 +19,6 @@
 /* What the reference sends as sector_size, whatever the job. */
 #define REFERENCE_SECTOR_SIZE (UINT64_C(32) << 30)
 #define REFERENCE_RANDOMNESS_BYTES 32
-
-static int hex_digit(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
-int bench_hex_decode(const char *hex, uint8_t **ret, size_t *ret_length) {
-        _cleanup_free_ uint8_t *bytes = NULL;
-        size_t n;
-
-        assert(hex);
-        assert(ret);
-        assert(ret_length);
-
-        if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
-                hex += 2;
-        n = strlen(hex);
-        if (n % 2)
-                return -EINVAL;
-        bytes = malloc(n / 2 + 1); /* +1: an empty string is a valid, empty buffer */
-        if (!bytes)
-                return -ENOMEM;
-        for (size_t i = 0; i < n / 2; i++) {
-                int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-                if (hi < 0 || lo < 0)
-                        return -EINVAL;
-                bytes[i] = (uint8_t)(hi << 4 | lo);
-        }
-        *ret = TAKE_PTR(bytes);
-        *ret_length = n / 2;
-        return 0;
-}
 
 static int base64_digit(char c) {
         if (c >= 'A' && c <= 'Z')
@@ -166,7 +129,7 @@ static int hex_field(struct bench_request *r, unsigned slot, const char *option,
 
         if (!hex)
                 return 0;
-        k = bench_hex_decode(hex, &r->buffers[slot], &ret->len);
+        k = hex_decode_alloc(hex, &r->buffers[slot], &ret->len);
         if (k < 0)
                 return log_error_errno(k, "--%s=%s: expected hex bytes", option, hex);
         ret->data = r->buffers[slot];

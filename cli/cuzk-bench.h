@@ -83,8 +83,6 @@ struct bench_request {
  * contents for the reference's). -errno after a message naming the file. */
 int bench_request_build(const struct bench_options *o, struct bench_request *ret);
 void bench_request_done(struct bench_request *r);
-/* Decodes hex ("0x" prefix allowed) into a new buffer; -EINVAL if not hex. */
-int bench_hex_decode(const char *hex, uint8_t **ret, size_t *ret_length);
 /* Standard base64 (padding optional); -EINVAL if not base64. */
 int bench_base64_decode(const char *text, uint8_t **ret, size_t *ret_length);
 

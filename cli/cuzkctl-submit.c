@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "common/cleanup.h"
+#include "common/hex.h"
 #include "cuzkctl.h"
 
 #define MAX_VANILLA_PROOFS 64
@@ -79,13 +80,11 @@ static int read_whole_file(struct submit_args *a, const char *path, ProtobufCBin
 
 static int parse_hex(struct submit_args *a, const char *option, const char *hex,
                      ProtobufCBinaryData *ret) {
-        size_t n = strlen(hex);
+        size_t n, bad;
         uint8_t *data;
 
-        if (n >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) {
-                hex += 2;
-                n -= 2;
-        }
+        hex = hex_skip_prefix(hex);
+        n = strlen(hex);
         if (n % 2) {
                 fprintf(stderr, "cuzkctl: --%s: an even number of hex digits expected\n", option);
                 return -EINVAL;
@@ -93,15 +92,10 @@ static int parse_hex(struct submit_args *a, const char *option, const char *hex,
         data = malloc(n / 2 + 1);
         if (!data)
                 return -ENOMEM;
-        for (size_t i = 0; i < n / 2; i++) {
-                char byte[3] = {hex[2 * i], hex[2 * i + 1], 0};
-                char *end;
-                if (!isxdigit((unsigned char)byte[0]) || !isxdigit((unsigned char)byte[1])) {
-                        fprintf(stderr, "cuzkctl: --%s: '%s' is not hex\n", option, byte);
-                        free(data);
-                        return -EINVAL;
-                }
-                data[i] = (uint8_t)strtoul(byte, &end, 16);
+        if (hex_decode(hex, n / 2, data, &bad) < 0) {
+                fprintf(stderr, "cuzkctl: --%s: '%.2s' is not hex\n", option, hex + bad);
+                free(data);
+                return -EINVAL;
         }
         *ret = (ProtobufCBinaryData){n / 2, data};
         a->buffers[a->n_buffers++] = data;

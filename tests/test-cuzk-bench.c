@@ -3,7 +3,7 @@
  * cuzk-bench's pure parts: the command line (defaults, the reference's
  * aliases, every kind of bad flag with its one-line reason), the summary's
  * arithmetic on known samples, the lines it prints, the Prometheus metric
- * reader, and the hex and base64 decoders of the reference's job fields.
+ * reader, and the base64 decoder of the reference's job fields (hex: test-hex).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -361,7 +361,7 @@ static void test_metric_value(void **state) {
         assert_int_equal(bench_metric_value("cuzk_x{a=\"1\" 3\n", "cuzk_x", &v), -EBADMSG);
 }
 
-static void test_hex_base64(void **state) {
+static void test_base64(void **state) {
         static const struct {
                 const char *text;
                 const char *bytes;
@@ -381,16 +381,6 @@ static void test_hex_base64(void **state) {
         size_t n;
         (void)state;
 
-        assert_int_equal(bench_hex_decode("0x00fF10", &bytes, &n), 0);
-        assert_int_equal(n, 3);
-        assert_memory_equal(bytes, "\x00\xff\x10", 3);
-        free(bytes);
-        assert_int_equal(bench_hex_decode("", &bytes, &n), 0);
-        assert_int_equal(n, 0);
-        free(bytes);
-        assert_int_equal(bench_hex_decode("abc", &bytes, &n), -EINVAL);
-        assert_int_equal(bench_hex_decode("0xg0", &bytes, &n), -EINVAL);
-
         for (size_t i = 0; i < sizeof(b64) / sizeof(b64[0]); i++) {
                 assert_int_equal(bench_base64_decode(b64[i].text, &bytes, &n), 0);
                 assert_int_equal(n, b64[i].length);
@@ -407,7 +397,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_defaults), cmocka_unit_test(test_parse_batch_flags),
                 cmocka_unit_test(test_parse_errors),   cmocka_unit_test(test_summary),
                 cmocka_unit_test(test_output_lines),   cmocka_unit_test(test_metric_value),
-                cmocka_unit_test(test_hex_base64),
+                cmocka_unit_test(test_base64),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

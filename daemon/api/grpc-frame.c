@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hex.h"
+
 const char *grpc_status_name(int status) {
         static const char *const names[] = {
                 [GRPC_STATUS_OK] = "OK",
@@ -203,16 +205,6 @@ char *grpc_message_encode(const char *text) {
         }
         *p = 0;
         return out;
-}
-
-static int hex_digit_value(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
 }
 
 char *grpc_message_decode(const char *value, size_t length) {
