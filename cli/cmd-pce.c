@@ -15,6 +15,7 @@
 #include "circuits/synthetic.h"
 #include "cli.h"
 #include "common/cleanup.h"
+#include "common/parse-number.h"
 #include "formats/r1cs.h"
 #include "formats/wtns-save.h"
 
@@ -63,17 +64,11 @@ static const char usage_info[] =
         "and prints its sizes and statistics as `key: value` lines.\n";
 
 static int parse_u64(const char *option, const char *s, uint64_t max, uint64_t *ret) {
-        char *end;
-        unsigned long long v;
-
-        errno = 0;
-        v = strtoull(s, &end, 0);
-        if (errno || end == s || *end || *s == '-' || v > max) {
+        if (parse_unsigned_range(s, 0, max, 0, ret) < 0) {
                 fprintf(stderr, "cuzk pce synth: %s %s: expected a number from 0 to %" PRIu64 "\n",
                         option, s, max);
                 return -EINVAL;
         }
-        *ret = v;
         return 0;
 }
 

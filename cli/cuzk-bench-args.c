@@ -11,6 +11,7 @@
 #include <syslog.h>
 
 #include "common/hex.h"
+#include "common/parse-number.h"
 #include "cuzk-bench.h"
 #include "daemon/api/api-server.h"
 
@@ -72,22 +73,17 @@ static int bad(FILE *err, const char *fmt, ...) {
 
 static int parse_number(FILE *err, const char *option, const char *s, uint64_t min, uint64_t max,
                         uint64_t *ret) {
-        char *end;
-        unsigned long long v;
         char range[64];
 
         assert(option);
         assert(s);
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (s[0] < '0' || s[0] > '9' || errno || *end || v < min || v > max) {
+        if (parse_unsigned_range(s, min, max, 10, ret) < 0) {
                 snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)min,
                          (unsigned long long)max);
                 fprintf(err, "cuzk-bench: --%s=%s: expected a number in %s\n", option, s, range);
                 fputs("Try 'cuzk-bench --help'.\n", err);
                 return -EINVAL;
         }
-        *ret = v;
         return 0;
 }
 

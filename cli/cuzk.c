@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 #include "zk/parallel.h"
 
 static const char usage[] =
@@ -59,12 +60,9 @@ int cli_exit_for_error(int r) {
 }
 
 static int parse_threads(const char *s, unsigned *ret) {
-        char *end;
-        unsigned long v;
+        uint64_t v;
 
-        errno = 0;
-        v = strtoul(s, &end, 10);
-        if (errno || end == s || *end || v > 4096) {
+        if (parse_unsigned_range(s, 0, 4096, 10, &v) < 0) {
                 fprintf(stderr, "cuzk: --threads=%s: expected a number from 0 to 4096\n", s);
                 return -EINVAL;
         }

@@ -13,6 +13,7 @@
 
 #include "common/cleanup.h"
 #include "common/hex.h"
+#include "common/parse-number.h"
 #include "cuzkctl.h"
 
 #define MAX_VANILLA_PROOFS 64
@@ -103,17 +104,11 @@ static int parse_hex(struct submit_args *a, const char *option, const char *hex,
 }
 
 static int parse_u64(const char *option, const char *s, uint64_t max, uint64_t *ret) {
-        char *end;
-        unsigned long long v;
-
-        errno = 0;
-        v = strtoull(s, &end, 0);
-        if (errno || end == s || *end || s[0] == '-' || v > max) {
+        if (parse_unsigned_range(s, 0, max, 0, ret) < 0) {
                 fprintf(stderr, "cuzkctl: --%s=%s: expected a number up to %llu\n", option, s,
                         (unsigned long long)max);
                 return -EINVAL;
         }
-        *ret = v;
         return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse-number.h"
 #include "cuzkctl.h"
 #include "daemon/api/api-server.h"
 
@@ -215,15 +216,12 @@ int ctl_evict(const struct ctl_context *ctx, int argc, char **argv) {
 static int parse_address(const char *s, struct ctl_context *ctx) {
         static char host[256];
         const char *colon = strrchr(s, ':');
-        char *end;
-        unsigned long port;
+        uint64_t port;
 
         /* HOST:PORT, [V6ADDR]:PORT */
         if (!colon || colon == s || (size_t)(colon - s) >= sizeof(host))
                 goto bad;
-        errno = 0;
-        port = strtoul(colon + 1, &end, 10);
-        if (errno || end == colon + 1 || *end || port == 0 || port > 65535)
+        if (parse_unsigned_range(colon + 1, 1, 65535, 10, &port) < 0)
                 goto bad;
         memcpy(host, s, (size_t)(colon - s));
         host[colon - s] = 0;
@@ -240,12 +238,9 @@ bad:
 }
 
 static int parse_timeout(const char *s, int *ret) {
-        char *end;
-        long v;
+        uint64_t v;
 
-        errno = 0;
-        v = strtol(s, &end, 10);
-        if (errno || end == s || *end || v < 0 || v > INT_MAX) {
+        if (parse_unsigned_range(s, 0, INT_MAX, 10, &v) < 0) {
                 fprintf(stderr, "cuzkctl: --timeout=%s: expected milliseconds\n", s);
                 return -EINVAL;
         }

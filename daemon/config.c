@@ -22,6 +22,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 
 /* A parser stores into field (whose size it knows) or returns -EINVAL (not
  * of the expected form) or -ERANGE (of the form, out of range). */
@@ -35,27 +36,6 @@ struct config_key {
         const char *what;     /* "'value' is not <what>" */
         const char *expected; /* ", expected <expected>" */
 };
-
-static int parse_unsigned_range(const char *value, uint64_t min, uint64_t max, int base,
-                                uint64_t *ret) {
-        unsigned long long v;
-        char *end;
-
-        assert(value);
-        assert(ret);
-
-        /* strtoull() accepts leading blanks and a sign: refuse both. */
-        if (value[0] < '0' || value[0] > '9')
-                return -EINVAL;
-        errno = 0;
-        v = strtoull(value, &end, base);
-        if (*end)
-                return -EINVAL;
-        if (errno == ERANGE || v < min || v > max)
-                return -ERANGE;
-        *ret = v;
-        return 0;
-}
 
 int config_parse_size(const char *value, bool allow_auto, uint64_t *ret) {
         static const char suffixes[] = "KMGT";

@@ -17,6 +17,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 
 #define IPC_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
 
@@ -241,15 +242,12 @@ void ipc_set_text(char *buf, size_t size, const char *fmt, ...) {
 }
 
 int ipc_parse_fd(const char *text, int *ret) {
-        char *end;
-        long v;
+        uint64_t v;
 
         assert(text);
         assert(ret);
 
-        errno = 0;
-        v = strtol(text, &end, 10);
-        if (errno || end == text || *end || v < 0 || v > 65535)
+        if (parse_unsigned_range(text, 0, 65535, 10, &v) < 0)
                 return log_error_errno(EINVAL, "Bad socket descriptor \"%s\", expected a number",
                                        text);
         *ret = (int)v;

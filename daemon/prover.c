@@ -33,6 +33,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 #include "daemon/executor.h"
 #include "daemon/helper-main.h"
 #include "daemon/ipc-log.h"
@@ -441,17 +442,14 @@ static void receive_cancel(struct prover *p, uint64_t task_id) {
 }
 
 static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_threads, bool *ret_gpu) {
-        char *end;
-        unsigned long threads;
+        uint64_t threads;
 
         if (argc != 5 || strcmp(argv[1], "--prover") != 0)
                 return log_error_errno(EINVAL, "Usage: %s --prover FD THREADS GPU",
                                        argc > 0 ? argv[0] : "cuzkd");
         if (ipc_parse_fd(argv[2], ret_sock) < 0)
                 return -EINVAL;
-        errno = 0;
-        threads = strtoul(argv[3], &end, 10);
-        if (errno || *end || end == argv[3] || threads > 4096)
+        if (parse_unsigned_range(argv[3], 0, 4096, 10, &threads) < 0)
                 return log_error_errno(EINVAL, "Bad thread count \"%s\", expected 0..4096",
                                        argv[3]);
         if (strcmp(argv[4], "0") != 0 && strcmp(argv[4], "1") != 0)
