@@ -17,6 +17,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "formats/bellperson_io.h"
+#include "formats/binfile.h"
 #include "pce-crc32c.h"
 #include "pce-internal.h"
 
@@ -97,47 +98,29 @@ uint64_t pce_file_bytes(const struct pce *pce) {
         return l.file_bytes;
 }
 
-static void put_le32(uint8_t *p, uint32_t v) {
-        for (int i = 0; i < 4; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v) {
-        for (int i = 0; i < 8; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p) {
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p) {
-        return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-
 static void encode_header(const struct pce *pce, const struct layout *l, uint32_t body_checksum,
                           uint8_t out[PCE_FILE_HEADER_BYTES]) {
         memset(out, 0, PCE_FILE_HEADER_BYTES);
         memcpy(out, PCE_FILE_MAGIC, 8);
-        put_le32(out + 8, PCE_FILE_VERSION);
-        put_le32(out + 12, PCE_FILE_HEADER_BYTES);
-        put_le32(out + 16, pce->flags);
-        put_le32(out + 20, pce->n_public);
-        put_le32(out + 24, pce->n_rows);
-        put_le32(out + 28, pce->n_cols);
+        bin_put_le32(out + 8, PCE_FILE_VERSION);
+        bin_put_le32(out + 12, PCE_FILE_HEADER_BYTES);
+        bin_put_le32(out + 16, pce->flags);
+        bin_put_le32(out + 20, pce->n_public);
+        bin_put_le32(out + 24, pce->n_rows);
+        bin_put_le32(out + 28, pce->n_cols);
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                 uint8_t *p = out + HEADER_MATRIX_OFFSET + HEADER_MATRIX_BYTES * k;
-                put_le64(p, pce->m[k].n_terms);
-                put_le32(p + 8, pce->m[k].n_values);
-                put_le32(p + 12, pce->m[k].id_bytes);
-                put_le64(p + 16, l->m[k].row_start);
-                put_le64(p + 24, l->m[k].col);
-                put_le64(p + 32, l->m[k].ids);
-                put_le64(p + 40, l->m[k].values);
+                bin_put_le64(p, pce->m[k].n_terms);
+                bin_put_le32(p + 8, pce->m[k].n_values);
+                bin_put_le32(p + 12, pce->m[k].id_bytes);
+                bin_put_le64(p + 16, l->m[k].row_start);
+                bin_put_le64(p + 24, l->m[k].col);
+                bin_put_le64(p + 32, l->m[k].ids);
+                bin_put_le64(p + 40, l->m[k].values);
         }
-        put_le64(out + HEADER_FILE_BYTES_OFFSET, l->file_bytes);
-        put_le32(out + HEADER_BODY_CHECKSUM_OFFSET, body_checksum);
-        put_le32(out + HEADER_CHECKSUM_OFFSET, pce_crc32c(0, out, HEADER_CHECKSUM_OFFSET));
+        bin_put_le64(out + HEADER_FILE_BYTES_OFFSET, l->file_bytes);
+        bin_put_le32(out + HEADER_BODY_CHECKSUM_OFFSET, body_checksum);
+        bin_put_le32(out + HEADER_CHECKSUM_OFFSET, pce_crc32c(0, out, HEADER_CHECKSUM_OFFSET));
 }
 
 /* The writer: the body streams into a temporary file while its checksum
@@ -291,15 +274,15 @@ static int check_header_identity(const char *path, const uint8_t *p, size_t size
         if (memcmp(p, PCE_FILE_MAGIC, 8))
                 return log_error_errno(EBADMSG, "%s: not a PCE file: magic is not \"%s\"", path,
                                        PCE_FILE_MAGIC);
-        version = get_le32(p + 8);
+        version = bin_le32(p + 8);
         if (version != PCE_FILE_VERSION)
                 return log_error_errno(EOPNOTSUPP, "%s: PCE version %" PRIu32 ", expected %d", path,
                                        version, PCE_FILE_VERSION);
-        header_bytes = get_le32(p + 12);
+        header_bytes = bin_le32(p + 12);
         if (header_bytes != PCE_FILE_HEADER_BYTES)
                 return log_error_errno(EBADMSG, "%s: header size %" PRIu32 ", expected %d", path,
                                        header_bytes, PCE_FILE_HEADER_BYTES);
-        stored = get_le32(p + HEADER_CHECKSUM_OFFSET);
+        stored = bin_le32(p + HEADER_CHECKSUM_OFFSET);
         computed = pce_crc32c(0, p, HEADER_CHECKSUM_OFFSET);
         if (stored != computed)
                 return log_error_errno(EBADMSG,
@@ -324,7 +307,7 @@ static int check_matrix_counts(const char *path, const struct header *h, size_t 
                                        path, matrix_names[k], h->id_bytes[k],
                                        pce_id_bytes_for(h->n_values[k]), h->n_values[k]);
         for (size_t a = 0; a < 4; a++) {
-                uint64_t got = get_le64(p + 16 + 8 * a);
+                uint64_t got = bin_le64(p + 16 + 8 * a);
                 if (got != want[a])
                         return log_error_errno(EBADMSG,
                                                "%s: matrix %s: %s at offset %" PRIu64
@@ -342,10 +325,10 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
         if (r < 0)
                 return r;
 
-        h->flags = get_le32(p + 16);
-        h->n_public = get_le32(p + 20);
-        h->n_rows = get_le32(p + 24);
-        h->n_cols = get_le32(p + 28);
+        h->flags = bin_le32(p + 16);
+        h->n_public = bin_le32(p + 20);
+        h->n_rows = bin_le32(p + 24);
+        h->n_cols = bin_le32(p + 28);
         if (h->flags & ~PCE_KNOWN_FLAGS)
                 return log_error_errno(EOPNOTSUPP, "%s: flags 0x%" PRIx32 ", expected only 0x%x",
                                        path, h->flags, PCE_KNOWN_FLAGS);
@@ -362,9 +345,9 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
 
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                 const uint8_t *m = p + HEADER_MATRIX_OFFSET + HEADER_MATRIX_BYTES * k;
-                h->n_terms[k] = get_le64(m);
-                h->n_values[k] = get_le32(m + 8);
-                h->id_bytes[k] = get_le32(m + 12);
+                h->n_terms[k] = bin_le64(m);
+                h->n_values[k] = bin_le32(m + 8);
+                h->id_bytes[k] = bin_le32(m + 12);
                 if (h->n_values[k] < 2)
                         return log_error_errno(EBADMSG,
                                                "%s: matrix %s: %" PRIu32
@@ -383,7 +366,7 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
                         return r;
         }
 
-        file_bytes = get_le64(p + HEADER_FILE_BYTES_OFFSET);
+        file_bytes = bin_le64(p + HEADER_FILE_BYTES_OFFSET);
         if (file_bytes != h->layout.file_bytes)
                 return log_error_errno(
                         EBADMSG, "%s: header says %" PRIu64 " bytes, its counts need %" PRIu64,
@@ -397,7 +380,7 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
                 if (p[i])
                         return log_error_errno(EBADMSG, "%s: header byte %zu is 0x%02x, expected 0",
                                                path, i, p[i]);
-        h->body_checksum = get_le32(p + HEADER_BODY_CHECKSUM_OFFSET);
+        h->body_checksum = bin_le32(p + HEADER_BODY_CHECKSUM_OFFSET);
         return 0;
 }
 

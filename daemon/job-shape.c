@@ -17,15 +17,8 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/job.h"
+#include "formats/binfile.h"
 #include "zk/groth16_memory.h"
-
-static uint32_t le32(const uint8_t *p) {
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p) {
-        return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 /* Opens path for the shape; the message names the file and why. */
 static int open_input(const char *path, uint64_t *ret_size, char *msg, size_t msg_size) {
@@ -93,17 +86,17 @@ static int zkey_find_section(int fd, uint64_t file_size, uint32_t type, uint64_t
                 return r;
         if (memcmp(header, "zkey", 4) != 0)
                 return -EBADMSG;
-        n_sections = le32(header + 8);
+        n_sections = bin_le32(header + 8);
         for (uint32_t i = 0; i < n_sections; i++) {
                 uint64_t size;
 
                 r = read_exact(fd, pos, sect, sizeof(sect));
                 if (r < 0)
                         return r;
-                size = le64(sect + 4);
+                size = bin_le64(sect + 4);
                 if (size > file_size - pos - 12)
                         return -EBADMSG;
-                if (le32(sect) == type) {
+                if (bin_le32(sect) == type) {
                         *ret_offset = pos + 12;
                         *ret_size = size;
                         return 0;
@@ -135,7 +128,7 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
                          zkey_path);
                 return -EINVAL;
         }
-        protocol = le32(buf);
+        protocol = bin_le32(buf);
         if (protocol != 1) {
                 snprintf(msg, msg_size, "%s: protocol %" PRIu32 ", expected 1 (Groth16)", zkey_path,
                          protocol);
@@ -144,7 +137,7 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
         r = zkey_find_section(fd, file_size, 2, &offset, &size);
         if (r >= 0)
                 r = read_exact(fd, offset, buf, 4);
-        n8q = r >= 0 ? le32(buf) : 0;
+        n8q = r >= 0 ? bin_le32(buf) : 0;
         q_end = 4 + (uint64_t)n8q;
         if (r >= 0 && n8q == 48 && size >= q_end + 4 + 32 + 12)
                 r = read_exact(fd, offset + q_end, buf, 4 + 32 + 12);
@@ -157,10 +150,10 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
                          zkey_path);
                 return -EINVAL;
         }
-        n8r = le32(buf);
-        n_vars = le32(buf + 36);
-        n_public = le32(buf + 40);
-        domain_size = le32(buf + 44);
+        n8r = bin_le32(buf);
+        n_vars = bin_le32(buf + 36);
+        n_public = bin_le32(buf + 40);
+        domain_size = bin_le32(buf + 44);
         while (log_domain < 32 && (UINT64_C(1) << log_domain) < domain_size)
                 log_domain++;
         if (n8r != 32 || n_vars == 0 || n_public >= n_vars || domain_size == 0 ||
@@ -199,14 +192,14 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
                 return params_fd;
         r = read_exact(fd, 0, header, sizeof(header));
         if (r < 0 || memcmp(header, PCE_FILE_MAGIC, 8) != 0 ||
-            le32(header + 8) != PCE_FILE_VERSION) {
+            bin_le32(header + 8) != PCE_FILE_VERSION) {
                 snprintf(msg, msg_size, "%s: not a version %d cuzk PCE file", pce_path,
                          PCE_FILE_VERSION);
                 return -EINVAL;
         }
-        n_public = le32(header + 20);
-        n_rows = le32(header + 24);
-        n_cols = le32(header + 28);
+        n_public = bin_le32(header + 20);
+        n_rows = bin_le32(header + 24);
+        n_cols = bin_le32(header + 28);
         if (n_rows == 0 || n_cols == 0 || n_public >= n_cols) {
                 snprintf(msg, msg_size,
                          "%s: header says %" PRIu32 " rows, %" PRIu32 " columns, %" PRIu32

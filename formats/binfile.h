@@ -51,6 +51,17 @@ static inline uint64_t bin_le64(const uint8_t *p) {
         return (uint64_t)bin_le32(p) | (uint64_t)bin_le32(p + 4) << 32;
 }
 
+/* The writers' side, for every file cuzk writes little-endian (.zkey, .wtns, .pce). */
+static inline void bin_put_le32(uint8_t *p, uint32_t v) {
+        for (int i = 0; i < 4; i++)
+                p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void bin_put_le64(uint8_t *p, uint64_t v) {
+        for (int i = 0; i < 8; i++)
+                p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* Maps path and checks its magic, version (<= max_version) and section table. */
 int binfile_open(const char *path, const char magic[4], uint32_t max_version, struct binfile **ret);
 struct binfile *binfile_close(struct binfile *bf);

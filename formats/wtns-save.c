@@ -9,6 +9,7 @@
 #include "common/atomic-file.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "formats/binfile.h"
 
 #define WTNS_VERSION 2
 #define WTNS_SECTION_HEADER 1
@@ -16,35 +17,25 @@
 /* Values converted per write: 32 MiB of output. */
 #define VALUES_PER_BATCH ((size_t)1 << 20)
 
-static void le32(uint8_t *p, uint32_t v) {
-        for (int i = 0; i < 4; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void le64(uint8_t *p, uint64_t v) {
-        for (int i = 0; i < 8; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Everything before the values: container, header section, values section head. */
 static size_t encode_preamble(uint8_t *out, uint32_t n_values) {
         uint8_t *p = out;
 
         memcpy(p, "wtns", 4);
-        le32(p + 4, WTNS_VERSION);
-        le32(p + 8, 2); /* sections */
+        bin_put_le32(p + 4, WTNS_VERSION);
+        bin_put_le32(p + 8, 2); /* sections */
         p += 12;
 
-        le32(p, WTNS_SECTION_HEADER);
-        le64(p + 4, 4 + FR_BYTES + 4);
-        le32(p + 12, FR_BYTES);
+        bin_put_le32(p, WTNS_SECTION_HEADER);
+        bin_put_le64(p + 4, 4 + FR_BYTES + 4);
+        bin_put_le32(p + 12, FR_BYTES);
         for (size_t i = 0; i < FR_LIMBS; i++)
-                le64(p + 16 + 8 * i, BLS12_381_R[i]);
-        le32(p + 16 + FR_BYTES, n_values);
+                bin_put_le64(p + 16 + 8 * i, BLS12_381_R[i]);
+        bin_put_le32(p + 16 + FR_BYTES, n_values);
         p += 12 + 4 + FR_BYTES + 4;
 
-        le32(p, WTNS_SECTION_VALUES);
-        le64(p + 4, (uint64_t)n_values * FR_BYTES);
+        bin_put_le32(p, WTNS_SECTION_VALUES);
+        bin_put_le64(p + 4, (uint64_t)n_values * FR_BYTES);
         p += 12;
         return (size_t)(p - out);
 }

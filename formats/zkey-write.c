@@ -35,16 +35,6 @@ uint32_t zkey_log2_domain_size(const struct r1cs *cs) {
         return log;
 }
 
-static void le32(uint8_t *p, uint32_t v) {
-        for (int i = 0; i < 4; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void le64(uint8_t *p, uint64_t v) {
-        for (int i = 0; i < 8; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Appends row `row` of m to coefs as entries of matrix. */
 static uint32_t append_row(struct zkey_coef *coefs, uint32_t n, const struct sparse_matrix *m,
                            uint32_t row, uint32_t matrix) {
@@ -193,15 +183,15 @@ static int write_bytes(struct zkey_writer *w, const void *data, size_t size) {
 static int section_start(struct zkey_writer *w, uint32_t type, uint64_t size) {
         uint8_t head[ZKEY_SECTION_HEAD_BYTES];
 
-        le32(head, type);
-        le64(head + 4, size);
+        bin_put_le32(head, type);
+        bin_put_le64(head + 4, size);
         return write_bytes(w, head, sizeof(head));
 }
 
 static int write_u32(struct zkey_writer *w, uint32_t v) {
         uint8_t b[4];
 
-        le32(b, v);
+        bin_put_le32(b, v);
         return write_bytes(w, b, sizeof(b));
 }
 
@@ -214,7 +204,7 @@ static int write_prime(struct zkey_writer *w, const uint64_t *limbs, size_t n_li
         if (r < 0)
                 return r;
         for (size_t i = 0; i < n_limbs; i++)
-                le64(b + 8 * i, limbs[i]);
+                bin_put_le64(b + 8 * i, limbs[i]);
         return write_bytes(w, b, 8 * n_limbs);
 }
 
@@ -264,8 +254,8 @@ static int write_header_sections(struct zkey_writer *w, const struct zkey *zk) {
         int r;
 
         memcpy(preamble, "zkey", 4);
-        le32(preamble + 4, ZKEY_FILE_VERSION);
-        le32(preamble + 8, ZKEY_N_SECTIONS);
+        bin_put_le32(preamble + 4, ZKEY_FILE_VERSION);
+        bin_put_le32(preamble + 8, ZKEY_N_SECTIONS);
         if ((r = write_bytes(w, preamble, sizeof(preamble))) < 0 ||
             (r = section_start(w, 1, 4)) < 0 || (r = write_u32(w, ZKEY_PROTOCOL_GROTH16)) < 0)
                 return r;
@@ -303,9 +293,9 @@ static int write_coefs(struct zkey_writer *w, const struct zkey *zk) {
                         uint8_t *p = w->buf + i * ZKEY_COEF_BYTES;
                         fr_t v;
 
-                        le32(p, c->matrix);
-                        le32(p + 4, c->constraint);
-                        le32(p + 8, c->signal);
+                        bin_put_le32(p, c->matrix);
+                        bin_put_le32(p + 4, c->constraint);
+                        bin_put_le32(p + 8, c->signal);
                         fr_mul(&v, &c->value, &r_value);
                         fr_to_mont_le_bytes(p + 12, &v);
                 }

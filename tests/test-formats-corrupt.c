@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "formats/binfile.h"
 #include "formats/r1cs.h"
 #include "formats/snarkjs-json.h"
 #include "formats/wtns.h"
@@ -132,25 +133,16 @@ struct section {
         size_t size;
 };
 
-static uint32_t get32(const uint8_t *p) {
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(uint8_t *p, uint32_t v) {
-        for (size_t i = 0; i < 4; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static struct section find_section(const struct blob *b, uint32_t type) {
         size_t pos = 12;
 
-        for (uint32_t i = 0; i < get32(b->data + 8); i++) {
+        for (uint32_t i = 0; i < bin_le32(b->data + 8); i++) {
                 struct section s = {
-                        .type = get32(b->data + pos),
+                        .type = bin_le32(b->data + pos),
                         .header = pos,
                         .data = pos + 12,
-                        .size = (size_t)get32(b->data + pos + 4) | (size_t)get32(b->data + pos + 8)
-                                                                           << 32,
+                        .size = (size_t)bin_le32(b->data + pos + 4) |
+                                (size_t)bin_le32(b->data + pos + 8) << 32,
                 };
                 if (s.type == type)
                         return s;
@@ -190,7 +182,7 @@ static bool zkey_flip_may_pass(const struct blob *b, size_t offset) {
 
 static bool r1cs_flip_may_pass(const struct blob *b, size_t offset) {
         struct section header = find_section(b, 1), constraints = find_section(b, 2);
-        uint32_t n_constraints = get32(b->data + header.data + 4 + 32 + 4 * 4 + 8);
+        uint32_t n_constraints = bin_le32(b->data + header.data + 4 + 32 + 4 * 4 + 8);
         size_t pos = constraints.data;
 
         if (in_unused_section(b, 3, offset))
@@ -200,7 +192,7 @@ static bool r1cs_flip_may_pass(const struct blob *b, size_t offset) {
                 return true;
         for (uint32_t c = 0; c < n_constraints; c++)
                 for (int m = 0; m < 3; m++) {
-                        uint32_t n = get32(b->data + pos);
+                        uint32_t n = bin_le32(b->data + pos);
                         pos += 4;
                         for (uint32_t t = 0; t < n; t++, pos += 36)
                                 if (in_field_value(offset, pos + 4))
@@ -348,7 +340,7 @@ static void test_other_curve(void **state) {
         memcpy(zkey.data + s.data + 4 + 48 + 4, BN254_R_LE, 32);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EOPNOTSUPP, path,
                             BN254_R_HEX);
-        put32(zkey.data + s.data, 32);
+        bin_put_le32(zkey.data + s.data, 32);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EOPNOTSUPP, path,
                             "size is 32 bytes, expected 48");
 
@@ -367,7 +359,7 @@ static void test_other_protocol(void **state) {
         (void)state;
         log_capture(true);
         expect_refused_with(load_zkey(plonk_path), -EPROTONOSUPPORT, plonk_path, "(plonk)");
-        put32(zkey.data + s.data, 10);
+        bin_put_le32(zkey.data + s.data, 10);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EPROTONOSUPPORT,
                             path, "(fflonk)");
         blob_free(&zkey);
@@ -390,10 +382,10 @@ static void test_wrong_file(void **state) {
         log_capture(true);
         expect_refused(load_zkey(dir), dir, "a directory");
 
-        put32(wtns.data + 4, 3);
+        bin_put_le32(wtns.data + 4, 3);
         expect_refused_with(load_bytes(load_wtns, wtns.data, wtns.size, path), -EOPNOTSUPP, path,
                             "version 3");
-        put32(r1cs.data + 4, 2);
+        bin_put_le32(r1cs.data + 4, 2);
         expect_refused_with(load_bytes(load_r1cs, r1cs.data, r1cs.size, path), -EOPNOTSUPP, path,
                             "version 2");
         blob_free(&wtns);
@@ -409,7 +401,7 @@ static struct blob blob_append(const struct blob *b, const uint8_t *extra, size_
         assert_non_null(c.data);
         memcpy(c.data, b->data, b->size);
         memcpy(c.data + b->size, extra, n);
-        put32(c.data + 8, get32(c.data + 8) + new_sections);
+        bin_put_le32(c.data + 8, bin_le32(c.data + 8) + new_sections);
         return c;
 }
 
@@ -434,7 +426,7 @@ static void test_structure(void **state) {
                             "after the last section");
         blob_free(&c);
         /* A PLONK custom gates section. */
-        put32(empty_section, 4);
+        bin_put_le32(empty_section, 4);
         c = blob_append(&r1cs, empty_section, sizeof(empty_section), 1);
         expect_refused_with(load_bytes(load_r1cs, c.data, c.size, path), -EOPNOTSUPP, path,
                             "custom gates");
@@ -446,7 +438,7 @@ static void test_structure(void **state) {
                 uint8_t empty_values[12] = {2};
                 struct blob head = {.data = wtns.data, .size = s.data + s.size};
                 c = blob_append(&head, empty_values, sizeof(empty_values), 0);
-                put32(c.data + s.data + s.size - 4, 0);
+                bin_put_le32(c.data + s.data + s.size - 4, 0);
                 expect_refused_with(load_bytes(load_wtns, c.data, c.size, path), -EBADMSG, path,
                                     "no values");
                 blob_free(&c);
@@ -460,16 +452,16 @@ static void test_structure(void **state) {
 
         /* More public signals than wires. */
         s = find_section(&r1cs, 1);
-        put32(r1cs.data + s.data + 4 + 32 + 4, 100);
+        bin_put_le32(r1cs.data + s.data + 4 + 32 + 4, 100);
         expect_refused_with(load_bytes(load_r1cs, r1cs.data, r1cs.size, path), -EBADMSG, path,
                             "nWires is 9");
 
         /* domainSize (after n8q, q, n8r, r, nVars, nPublic) not a power of two. */
         s = find_section(&zkey, 2);
-        put32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 12);
+        bin_put_le32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 12);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EBADMSG, path,
                             "power of two");
-        put32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 16);
+        bin_put_le32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 16);
         assert_int_equal(load_bytes(load_zkey, zkey.data, zkey.size, path), 0);
 
         blob_free(&wtns);

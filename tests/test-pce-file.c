@@ -23,6 +23,7 @@
 #include "circuits/pce-file.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
+#include "formats/binfile.h"
 #include "test-formats-common.h"
 #include "tests/ref.h"
 #include "zk/parallel.h"
@@ -348,33 +349,16 @@ static void test_every_body_byte_flipped(void **state) {
         }
 }
 
-static uint64_t le64_at(const uint8_t *p) {
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--)
-                v = v << 8 | p[i];
-        return v;
-}
-
-static void put_le32_at(uint8_t *p, uint32_t v) {
-        for (int i = 0; i < 4; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64_at(uint8_t *p, uint64_t v) {
-        for (int i = 0; i < 8; i++)
-                p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Makes both checksums right again after an edit. */
 static void reseal(uint8_t *bytes, size_t size) {
-        put_le32_at(bytes + 184,
-                    pce_checksum_of(bytes + PCE_FILE_HEADER_BYTES, size - PCE_FILE_HEADER_BYTES));
-        put_le32_at(bytes + 252, pce_crc32c(0, bytes, 252));
+        bin_put_le32(bytes + 184,
+                     pce_checksum_of(bytes + PCE_FILE_HEADER_BYTES, size - PCE_FILE_HEADER_BYTES));
+        bin_put_le32(bytes + 252, pce_crc32c(0, bytes, 252));
 }
 
 /* The file offset of an array of matrix k (0 row starts, 1 columns, 2 ids, 3 values). */
 static uint64_t array_at(const uint8_t *bytes, size_t k, size_t array) {
-        return le64_at(bytes + 32 + 48 * k + 16 + 8 * array);
+        return bin_le64(bytes + 32 + 48 * k + 16 + 8 * array);
 }
 
 struct edit {
@@ -385,57 +369,57 @@ struct edit {
 };
 
 static void column_out_of_range(uint8_t *b) {
-        put_le32_at(b + array_at(b, 1, 1), 16); /* n_cols */
+        bin_put_le32(b + array_at(b, 1, 1), 16); /* n_cols */
 }
 static void id_out_of_range(uint8_t *b) {
         b[array_at(b, 2, 2) + 1] = 200; /* C has a table of a few values, 1-byte ids */
 }
 static void row_goes_back(uint8_t *b) {
-        put_le64_at(b + array_at(b, 0, 0) + 8 * 3, 1000);
+        bin_put_le64(b + array_at(b, 0, 0) + 8 * 3, 1000);
 }
 static void rows_end_early(uint8_t *b) {
         uint64_t at = array_at(b, 1, 0) + 8 * 16; /* n_rows = 12 + 4 input rows */
-        put_le64_at(b + at, le64_at(b + at) - 1);
+        bin_put_le64(b + at, bin_le64(b + at) - 1);
 }
 static void value_not_reduced(uint8_t *b) {
         uint8_t *v = b + array_at(b, 0, 3) + 32 * 2;
         for (size_t i = 0; i < FR_LIMBS; i++)
-                put_le64_at(v + 8 * i, BLS12_381_R[i]);
+                bin_put_le64(v + 8 * i, BLS12_381_R[i]);
 }
 static void one_is_not_one(uint8_t *b) {
         b[array_at(b, 1, 3)] ^= 1;
 }
 static void input_row_moved(uint8_t *b) {
         /* A's last term is input row n_public's w[3]: make it w[2]. */
-        uint64_t n_terms = le64_at(b + 32);
-        put_le32_at(b + array_at(b, 0, 1) + 4 * (n_terms - 1), 2);
+        uint64_t n_terms = bin_le64(b + 32);
+        bin_put_le32(b + array_at(b, 0, 1) + 4 * (n_terms - 1), 2);
 }
 static void too_few_columns(uint8_t *b) {
-        put_le32_at(b + 28, 3); /* n_public + 1 = 4 */
+        bin_put_le32(b + 28, 3); /* n_public + 1 = 4 */
 }
 static void unknown_flag(uint8_t *b) {
-        put_le32_at(b + 16, 1u << 9 | 1);
+        bin_put_le32(b + 16, 1u << 9 | 1);
 }
 static void offset_moved(uint8_t *b) {
-        put_le64_at(b + 32 + 48 + 24, array_at(b, 1, 1) + 64);
+        bin_put_le64(b + 32 + 48 + 24, array_at(b, 1, 1) + 64);
 }
 static void id_width_wrong(uint8_t *b) {
-        put_le32_at(b + 32 + 12, 2);
+        bin_put_le32(b + 32 + 12, 2);
 }
 static void reserved_set(uint8_t *b) {
         b[200] = 1;
 }
 static void size_field_wrong(uint8_t *b) {
-        put_le64_at(b + 176, le64_at(b + 176) + 64);
+        bin_put_le64(b + 176, bin_le64(b + 176) + 64);
 }
 static void terms_overflow(uint8_t *b) {
-        put_le64_at(b + 32 + 48, UINT64_MAX / 2);
+        bin_put_le64(b + 32 + 48, UINT64_MAX / 2);
 }
 static void no_table(uint8_t *b) {
-        put_le32_at(b + 32 + 48 * 2 + 8, 1);
+        bin_put_le32(b + 32 + 48 * 2 + 8, 1);
 }
 static void version_two(uint8_t *b) {
-        put_le32_at(b + 8, 2);
+        bin_put_le32(b + 8, 2);
 }
 
 /* Files whose checksums hold: the checks behind them still refuse. */

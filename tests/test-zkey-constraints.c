@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "formats/binfile.h"
 #include "formats/zkey-constraints.h"
 #include "formats/zkey.h"
 #include "test-formats-common.h"
@@ -134,22 +135,19 @@ struct section {
         size_t size;
 };
 
-static uint32_t le32(const uint8_t *p) {
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The section table of a well-formed fixture (at most 16 sections). */
 static size_t parse_sections(const uint8_t *data, size_t size, struct section out[16]) {
-        size_t pos = 12, n = le32(data + 8);
+        size_t pos = 12, n = bin_le32(data + 8);
 
         assert_true(n <= 16);
         for (size_t i = 0; i < n; i++) {
                 assert_true(pos + 12 <= size);
                 out[i] = (struct section){
-                        .type = le32(data + pos),
+                        .type = bin_le32(data + pos),
                         .header = pos,
                         .offset = pos + 12,
-                        .size = (size_t)le32(data + pos + 4) | (size_t)le32(data + pos + 8) << 32,
+                        .size = (size_t)bin_le32(data + pos + 4) | (size_t)bin_le32(data + pos + 8)
+                                                                           << 32,
                 };
                 pos = out[i].offset + out[i].size;
         }
