@@ -101,10 +101,7 @@ int zkey_constraints_load(const char *path, struct zkey_constraints *ret) {
         assert(path);
         assert(ret);
 
-        k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
-        if (k < 0)
-                return k;
-        k = zkey_read_protocol(bf);
+        k = zkey_open(path, &bf);
         if (k < 0)
                 return k;
         k = zkey_read_header(&header, bf);

@@ -17,8 +17,9 @@
 /* One entry of section 4: matrix, constraint, signal (u32), value. */
 #define ZKEY_COEF_BYTES (3 * 4 + FR_BYTES)
 
-/* Section 1: refuses any protocol but Groth16. */
-int zkey_read_protocol(const struct binfile *bf);
+/* Maps path as a .zkey (magic, version, section table) and reads section 1,
+ * refusing any protocol but Groth16. */
+int zkey_open(const char *path, struct binfile **ret);
 
 /*
  * Section 2: the BLS12-381 primes, zk's sizes (log2_domain_size included)

@@ -64,7 +64,7 @@ static const char *protocol_name(uint32_t id) {
         return "unknown";
 }
 
-int zkey_read_protocol(const struct binfile *bf) {
+static int zkey_read_protocol(const struct binfile *bf) {
         struct bin_reader r;
         uint32_t protocol;
         int k;
@@ -80,6 +80,23 @@ int zkey_read_protocol(const struct binfile *bf) {
                         EPROTONOSUPPORT, "%s: protocol is %" PRIu32 " (%s), expected %d (groth16)",
                         bf->path, protocol, protocol_name(protocol), ZKEY_PROTOCOL_GROTH16);
         return bin_reader_expect_end(&r);
+}
+
+int zkey_open(const char *path, struct binfile **ret) {
+        _cleanup_(binfile_closep) struct binfile *bf = NULL;
+        int k;
+
+        assert(path);
+        assert(ret);
+
+        k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
+        if (k < 0)
+                return k;
+        k = zkey_read_protocol(bf);
+        if (k < 0)
+                return k;
+        *ret = TAKE_PTR(bf);
+        return 0;
 }
 
 int zkey_read_header(struct zkey *zk, const struct binfile *bf) {
@@ -261,10 +278,7 @@ int zkey_load(const char *path, struct zkey **ret) {
         assert(path);
         assert(ret);
 
-        k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
-        if (k < 0)
-                return k;
-        k = zkey_read_protocol(bf);
+        k = zkey_open(path, &bf);
         if (k < 0)
                 return k;
 
