@@ -44,15 +44,12 @@
 #include "cgroup/hierarchy.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "tests/test-cgroup-case.h"
 #include "tests/test-cgroup-common.h"
 
 #define MiB (1u << 20)
 #define LIMIT_BYTES (32 * MiB)
 #define NOBODY 65534
-
-static cg_hierarchy_t hierarchy;
-static bool hierarchy_known;
-static char test_cgroup_name[64];
 
 /* ---- events collected by the callback ------------------------------------------------ */
 
@@ -98,25 +95,13 @@ typedef struct bpf_case {
         memwatch_t *mw;
 } bpf_case_t;
 
-static bool have_capability(int cap) {
-        char status[8192], *line;
-        unsigned long long eff;
-
-        if (cg_read_string(AT_FDCWD, "/proc/self/status", status, sizeof(status)) < 0)
-                return false;
-        line = strstr(status, "CapEff:");
-        return line && sscanf(line, "CapEff: %llx", &eff) == 1 && (eff & (1ull << cap));
-}
-
 static int bpf_case_setup(void **state) {
         bpf_case_t *c = calloc(1, sizeof(*c));
 
         if (!c)
                 return -1;
-        c->domain.own_dirfd = -EBADF;
         c->test_fd = -EBADF;
-        if (geteuid() == 0 && hierarchy_known)
-                (void)cg_domain_open(&hierarchy, &c->domain);
+        cgt_case_open_domain(&c->domain);
         n_collected = 0;
         *state = c;
         return 0;
@@ -128,17 +113,7 @@ static int bpf_case_teardown(void **state) {
         memwatch_free(c->mw);
         if (c->test_fd >= 0)
                 close(c->test_fd);
-        if (c->domain.own_dirfd >= 0 &&
-            faccessat(c->domain.own_dirfd, test_cgroup_name, F_OK, 0) == 0) {
-                int fd;
-                if (cg_child_open(c->domain.own_dirfd, test_cgroup_name, &fd) == 0) {
-                        (void)cg_kill(fd);
-                        close(fd);
-                }
-                while (waitpid(-1, NULL, WNOHANG) > 0)
-                        ;
-                (void)cg_child_remove_tree(c->domain.own_dirfd, test_cgroup_name);
-        }
+        cgt_remove_test_cgroup(c->domain.own_dirfd);
         cg_domain_close(&c->domain);
         free(c);
         return 0;
@@ -150,22 +125,9 @@ static void bpf_case_start(bpf_case_t *c) {
 
         if (geteuid() != 0)
                 cgt_skip("needs root");
-        if (!have_capability(39 /* CAP_BPF */) && !have_capability(21 /* CAP_SYS_ADMIN */))
+        if (!cgt_have_capability(39 /* CAP_BPF */) && !cgt_have_capability(21 /* CAP_SYS_ADMIN */))
                 cgt_skip("needs CAP_BPF");
-        if (c->domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA)
-                cgt_skip("no writable memory cgroup here (%s)",
-                         cg_hierarchy_kind_name(hierarchy.kind));
-        r = cg_child_create(c->domain.own_dirfd, test_cgroup_name, &c->test_fd);
-        if (r == -EACCES || r == -EPERM || r == -EROFS)
-                cgt_skip("cannot create cgroups below %s", c->domain.own_path);
-        assert_int_equal(r, 0);
-        if (c->domain.enforcement == CG_ENFORCEMENT_V2) {
-                if (faccessat(c->test_fd, "memory.max", F_OK, 0) < 0)
-                        cgt_skip("our cgroup %s does not enable memory for its children",
-                                 c->domain.own_path);
-                assert_int_equal(cg_enable_controllers(c->test_fd, CG_CONTROLLER_MEMORY),
-                                 CG_CONTROLLER_MEMORY);
-        }
+        c->test_fd = cgt_create_memory_cgroup(&c->domain);
 
         r = memwatch_new(collect, NULL, &c->mw);
 #if HAVE_BPF
@@ -289,12 +251,13 @@ static void test_cgroup_ids(void **state) {
 
         if (geteuid() != 0 || c->domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA)
                 cgt_skip("needs root and a writable memory cgroup");
-        assert_int_equal(cg_child_create(c->domain.own_dirfd, test_cgroup_name, &c->test_fd), 0);
+        assert_int_equal(cg_child_create(c->domain.own_dirfd, cgt_test_cgroup_name, &c->test_fd),
+                         0);
         worker = make_worker(c, "ids");
         assert_int_equal(memwatch_cgroup_id(worker, &id), 0);
         assert_int_equal(fstat(worker, &st), 0);
         assert_true(id == st.st_ino);
-        print_message("  %s/%s/ids: id %llu\n", c->domain.own_path, test_cgroup_name,
+        print_message("  %s/%s/ids: id %llu\n", c->domain.own_path, cgt_test_cgroup_name,
                       (unsigned long long)id);
         close(worker);
 
@@ -498,7 +461,7 @@ static int unprivileged_child(bool as_nobody) {
 
         if ((as_nobody ? become_nobody() : drop_bpf_capabilities()) < 0)
                 return UNPRIVILEGED_DROP_FAILED;
-        if (have_capability(39) || have_capability(21) || have_capability(38))
+        if (cgt_have_capability(39) || cgt_have_capability(21) || cgt_have_capability(38))
                 return UNPRIVILEGED_STILL_PRIVILEGED;
         cgt_log_reset();
         r = memwatch_new(collect, NULL, &mw);
@@ -551,7 +514,7 @@ static int bpf_capabilities_child(void) {
         data[1].effective = data[1].permitted = 1u << (38 - 32) | 1u << (39 - 32);
         if (syscall(SYS_capset, &header, data) < 0)
                 return UNPRIVILEGED_DROP_FAILED;
-        if (have_capability(21) || !have_capability(38) || !have_capability(39))
+        if (cgt_have_capability(21) || !cgt_have_capability(38) || !cgt_have_capability(39))
                 return UNPRIVILEGED_STILL_PRIVILEGED;
         r = memwatch_new(collect, NULL, &mw);
         if (r < 0)
@@ -595,15 +558,7 @@ static void test_root_without_bpf_capabilities_degrades(void **state) {
 }
 
 int main(void) {
-        int r;
-
-        snprintf(test_cgroup_name, sizeof(test_cgroup_name), "cuzk-bpf-test-%d", (int)getpid());
-        r = cg_hierarchy_detect(&hierarchy);
-        hierarchy_known = r >= 0;
-        printf("# hierarchy: %s (v2 %s, v1 memory %s); built %s BPF\n",
-               cg_hierarchy_kind_name(hierarchy.kind), hierarchy.v2_dir[0] ? hierarchy.v2_dir : "-",
-               hierarchy.v1_memory_dir[0] ? hierarchy.v1_memory_dir : "-",
-               HAVE_BPF ? "with" : "without");
+        cgt_case_init("cuzk-bpf-test", HAVE_BPF ? "; built with BPF" : "; built without BPF");
 
 #define BPF_TEST(f) cmocka_unit_test_setup_teardown(f, bpf_case_setup, bpf_case_teardown)
         const struct CMUnitTest tests[] = {

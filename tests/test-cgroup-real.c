@@ -41,6 +41,7 @@
 #include "cgroup/memory-events.h"
 #include "cgroup/psi.h"
 #include "common/log.h"
+#include "tests/test-cgroup-case.h"
 #include "tests/test-cgroup-common.h"
 
 #define MiB (UINT64_C(1) << 20)
@@ -53,11 +54,6 @@ enum {
         CHILD_WRONG_CGROUP = 4,
         CHILD_USAGE = 5,
 };
-
-static cg_hierarchy_t hierarchy;
-static bool hierarchy_known;
-/* The one cgroup each case creates below our own: cuzk-test-<pid>. */
-static char test_cgroup_name[64];
 
 /* ---- the child side ---------------------------------------------------------------- */
 
@@ -121,18 +117,6 @@ static bool defined_x86_64(void) {
 #endif
 }
 
-static bool have_cap_sys_resource(void) {
-        char status[8192], *cap;
-        unsigned long long eff;
-
-        if (cg_read_string(AT_FDCWD, "/proc/self/status", status, sizeof(status)) < 0)
-                return false;
-        cap = strstr(status, "CapEff:");
-        if (!cap || sscanf(cap, "CapEff: %llx", &eff) != 1)
-                return false;
-        return eff & (1ull << 24); /* CAP_SYS_RESOURCE */
-}
-
 /* Starts this program as a child: argv after the program name, NULL-terminated. */
 static int spawn_self(const cg_spawn_params_t *base, char **child_argv, cg_spawned_t *ret) {
         cg_spawn_params_t p = *base;
@@ -149,25 +133,6 @@ static int wait_child(cg_spawned_t *child) {
                 close(child->pidfd);
         child->pidfd = -EBADF;
         return status;
-}
-
-/* Kills what is left in our test cgroup below own_dirfd and removes it. */
-static void remove_test_cgroup(int own_dirfd) {
-        int fd;
-
-        if (own_dirfd < 0 || faccessat(own_dirfd, test_cgroup_name, F_OK, 0) < 0)
-                return;
-        if (cg_child_open(own_dirfd, test_cgroup_name, &fd) == 0) {
-                (void)cg_kill(fd);
-                /* Killed children of ours would stay zombies (and the cgroup populated). */
-                for (int i = 0; i < 100 && cg_is_populated(fd) > 0; i++) {
-                        while (waitpid(-1, NULL, WNOHANG) > 0)
-                                ;
-                        usleep(10000);
-                }
-                close(fd);
-        }
-        (void)cg_child_remove_tree(own_dirfd, test_cgroup_name);
 }
 
 /* Waits up to timeout_ms for cg_is_populated to answer 0. */
@@ -194,10 +159,8 @@ static int memory_case_setup(void **state) {
 
         if (!c)
                 return -1;
-        c->domain.own_dirfd = -EBADF;
         c->test_fd = -EBADF;
-        if (geteuid() == 0 && hierarchy_known)
-                (void)cg_domain_open(&hierarchy, &c->domain);
+        cgt_case_open_domain(&c->domain);
         *state = c;
         return 0;
 }
@@ -207,7 +170,7 @@ static int memory_case_teardown(void **state) {
 
         if (c->test_fd >= 0)
                 close(c->test_fd);
-        remove_test_cgroup(c->domain.own_dirfd);
+        cgt_remove_test_cgroup(c->domain.own_dirfd);
         cg_domain_close(&c->domain);
         free(c);
         return 0;
@@ -215,24 +178,7 @@ static int memory_case_teardown(void **state) {
 
 /* Creates cuzk-test-<pid> with memory enabled for its children, or skips. */
 static void memory_case_create(memory_case_t *c) {
-        int r;
-
-        if (geteuid() != 0)
-                cgt_skip("needs root");
-        if (c->domain.enforcement == CG_ENFORCEMENT_RLIMIT_DATA)
-                cgt_skip("no writable memory cgroup here (%s)",
-                         cg_hierarchy_kind_name(hierarchy.kind));
-        r = cg_child_create(c->domain.own_dirfd, test_cgroup_name, &c->test_fd);
-        if (r == -EACCES || r == -EPERM || r == -EROFS)
-                cgt_skip("cannot create cgroups below %s", c->domain.own_path);
-        assert_int_equal(r, 0);
-        if (c->domain.enforcement == CG_ENFORCEMENT_V2) {
-                if (faccessat(c->test_fd, "memory.max", F_OK, 0) < 0)
-                        cgt_skip("our cgroup %s does not enable memory for its children",
-                                 c->domain.own_path);
-                assert_int_equal(cg_enable_controllers(c->test_fd, CG_CONTROLLER_MEMORY),
-                                 CG_CONTROLLER_MEMORY);
-        }
+        c->test_fd = cgt_create_memory_cgroup(&c->domain);
 }
 
 static bool host_has_swap(void) {
@@ -286,7 +232,7 @@ static void test_memory_limit_kills_big_allocator(void **state) {
         assert_int_equal(cg_events_watch_open(worker, cg_domain_events_source(&c->domain), &watch),
                          0);
 
-        snprintf(suffix, sizeof(suffix), "/%s/small", test_cgroup_name);
+        snprintf(suffix, sizeof(suffix), "/%s/small", cgt_test_cgroup_name);
         cg_domain_spawn_params(&c->domain, worker, &limits, &params);
         assert_int_equal(spawn_self(&params, child_argv, &child), 0);
         assert_int_equal(child.via_clone3, c->domain.enforcement == CG_ENFORCEMENT_V2);
@@ -337,7 +283,7 @@ static void test_memory_limit_spares_small_allocator(void **state) {
 
         memory_case_create(c);
         worker = memory_worker(c, "roomy", 128 * MiB, &memsw_limited);
-        snprintf(suffix, sizeof(suffix), "/%s/roomy", test_cgroup_name);
+        snprintf(suffix, sizeof(suffix), "/%s/roomy", cgt_test_cgroup_name);
         cg_domain_spawn_params(&c->domain, worker, &limits, &params);
         assert_int_equal(spawn_self(&params, child_argv, &child), 0);
         status = wait_child(&child);
@@ -399,8 +345,8 @@ static int v2_case_setup(void **state) {
                 return -1;
         c->own_fd = -EBADF;
         c->test_fd = -EBADF;
-        if (geteuid() == 0 && hierarchy_known && hierarchy.v2_dir[0])
-                (void)cg_open_path(hierarchy.v2_dir, &c->own_fd);
+        if (geteuid() == 0 && cgt_hierarchy_known && cgt_hierarchy.v2_dir[0])
+                (void)cg_open_path(cgt_hierarchy.v2_dir, &c->own_fd);
         *state = c;
         return 0;
 }
@@ -410,7 +356,7 @@ static int v2_case_teardown(void **state) {
 
         if (c->test_fd >= 0)
                 close(c->test_fd);
-        remove_test_cgroup(c->own_fd);
+        cgt_remove_test_cgroup(c->own_fd);
         if (c->own_fd >= 0)
                 close(c->own_fd);
         free(c);
@@ -424,9 +370,9 @@ static void v2_case_create(v2_case_t *c) {
                 cgt_skip("needs root");
         if (c->own_fd < 0)
                 cgt_skip("no cgroup v2 hierarchy here");
-        r = cg_child_create(c->own_fd, test_cgroup_name, &c->test_fd);
+        r = cg_child_create(c->own_fd, cgt_test_cgroup_name, &c->test_fd);
         if (r == -EACCES || r == -EPERM || r == -EROFS)
-                cgt_skip("cannot create cgroups below %s", hierarchy.v2_dir);
+                cgt_skip("cannot create cgroups below %s", cgt_hierarchy.v2_dir);
         assert_int_equal(r, 0);
 }
 
@@ -443,7 +389,7 @@ static void spawn_checked_into(v2_case_t *c, const char *name, bool try_clone3) 
         assert_int_equal(cg_child_create(c->test_fd, name, &fd), 0);
         params.cgroup_dirfd = fd;
         /* Only the tail is compared: our own cgroup's path differs per host. */
-        snprintf(suffix, sizeof(suffix), "/%s/%s", test_cgroup_name, name);
+        snprintf(suffix, sizeof(suffix), "/%s/%s", cgt_test_cgroup_name, name);
         assert_int_equal(spawn_self(&params, child_argv, &child), 0);
         assert_int_equal(child.via_clone3, try_clone3);
         if (child.pidfd >= 0) {
@@ -499,7 +445,7 @@ static void test_v2_spawn_clone3_enosys_falls_back(void **state) {
                 cgt_skip("the seccomp filter here is written for x86-64");
         v2_case_create(c);
         assert_int_equal(cg_child_create(c->test_fd, "seccomp", &fd), 0);
-        snprintf(suffix, sizeof(suffix), "/%s/seccomp", test_cgroup_name);
+        snprintf(suffix, sizeof(suffix), "/%s/seccomp", cgt_test_cgroup_name);
         /* The filter stays with the process that installs it: a child of ours takes it. */
         pid = fork();
         assert_true(pid >= 0);
@@ -561,7 +507,7 @@ static void test_v2_move_self_into_supervisor(void **state) {
         int status;
 
         v2_case_create(c);
-        snprintf(suffix, sizeof(suffix), "/%s/supervisor", test_cgroup_name);
+        snprintf(suffix, sizeof(suffix), "/%s/supervisor", cgt_test_cgroup_name);
         /* A child moves itself, so that this test process stays where it is. */
         pid = fork();
         assert_true(pid >= 0);
@@ -622,9 +568,9 @@ static void test_psi_proc_pressure_memory(void **state) {
                                          1000000, &one_s),
                          0);
         print_message("  CAP_SYS_RESOURCE %s: 1 s window armed as '%llu %llu'\n",
-                      have_cap_sys_resource() ? "held" : "withheld",
+                      cgt_have_capability(24 /* CAP_SYS_RESOURCE */) ? "held" : "withheld",
                       (unsigned long long)one_s.stall_us, (unsigned long long)one_s.window_us);
-        if (have_cap_sys_resource()) {
+        if (cgt_have_capability(24 /* CAP_SYS_RESOURCE */)) {
                 assert_false(one_s.rounded);
                 assert_int_equal(one_s.window_us, 1000000);
         } else {
@@ -696,17 +642,10 @@ static void test_spawn_errors(void **state) {
 }
 
 int main(int argc, char **argv) {
-        int r;
-
         if (argc >= 2)
                 return child_main(argc, argv);
 
-        snprintf(test_cgroup_name, sizeof(test_cgroup_name), "cuzk-test-%d", (int)getpid());
-        r = cg_hierarchy_detect(&hierarchy);
-        hierarchy_known = r >= 0;
-        printf("# hierarchy: %s (v2 %s, v1 memory %s)\n", cg_hierarchy_kind_name(hierarchy.kind),
-               hierarchy.v2_dir[0] ? hierarchy.v2_dir : "-",
-               hierarchy.v1_memory_dir[0] ? hierarchy.v1_memory_dir : "-");
+        cgt_case_init("cuzk-test", "");
 
 #define MEMORY_TEST(f) cmocka_unit_test_setup_teardown(f, memory_case_setup, memory_case_teardown)
 #define V2_TEST(f) cmocka_unit_test_setup_teardown(f, v2_case_setup, v2_case_teardown)
