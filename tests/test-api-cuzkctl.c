@@ -21,6 +21,7 @@
 #include "common/cleanup.h"
 #include "daemon/api/cuzk.pb-c.h"
 #include "tests/test-api-toy.h"
+#include "tests/test-run.h"
 
 static char cuzkctl[PATH_MAX];
 static uint8_t proof[384];
@@ -28,37 +29,13 @@ static uint8_t proof[384];
 /* Runs cuzkctl with args (a shell fragment); returns its exit status and its
  * output (stdout, and stderr too when merge_stderr). */
 static int run_ctl(char **ret_output, bool merge_stderr, const char *format, ...) {
-        char args[2048], command[PATH_MAX + 2048 + 32];
-        char *output = NULL;
-        size_t size = 0;
-        FILE *out, *pipe;
+        _cleanup_free_ char *args = NULL;
         va_list ap;
-        int status;
 
         va_start(ap, format);
-        vsnprintf(args, sizeof(args), format, ap);
+        assert_true(vasprintf(&args, format, ap) >= 0);
         va_end(ap);
-        snprintf(command, sizeof(command), "'%s' %s %s", cuzkctl, args,
-                 merge_stderr ? "2>&1" : "2>/dev/null");
-        out = open_memstream(&output, &size);
-        assert_non_null(out);
-        pipe = popen(command, "r");
-        assert_non_null(pipe);
-        for (int c; (c = fgetc(pipe)) != EOF;)
-                fputc(c, out);
-        status = pclose(pipe);
-        fclose(out);
-        assert_true(WIFEXITED(status));
-        if (ret_output)
-                *ret_output = output;
-        else
-                free(output);
-        return WEXITSTATUS(status);
-}
-
-static void assert_contains(const char *haystack, const char *needle) {
-        if (!strstr(haystack, needle))
-                fail_msg("expected \"%s\" in:\n%s", needle, haystack);
+        return test_run_shell(ret_output, merge_stderr, "'%s' %s", cuzkctl, args);
 }
 
 static struct toy_server *start(bool jobs_stay_running) {
@@ -78,17 +55,18 @@ static void test_status_and_metrics(void **state) {
         (void)state;
 
         assert_int_equal(run_ctl(&out, false, "--socket '%s' status", sock), 0);
-        assert_contains(out, "uptime: 86400 s\n");
-        assert_contains(out, "proofs: 1099511627776 completed, 5 failed\n");
-        assert_contains(out, "pinned memory: 16.0 GiB of 64.0 GiB\n");
-        assert_contains(out, "memory budget: 123.0 GiB reserved of 700.0 GiB, admission paused "
+        test_assert_contains(out, "uptime: 86400 s\n");
+        test_assert_contains(out, "proofs: 1099511627776 completed, 5 failed\n");
+        test_assert_contains(out, "pinned memory: 16.0 GiB of 64.0 GiB\n");
+        test_assert_contains(out,
+                             "memory budget: 123.0 GiB reserved of 700.0 GiB, admission paused "
                              "by memory pressure\n");
-        assert_contains(out, "memory enforcement: cgroup2\n");
-        assert_contains(out, "gpu 0: NVIDIA H200, 11.5 GiB free of 150.0 GiB, running job-1 "
-                             "(POREP_SEAL_COMMIT)\n");
-        assert_contains(out, "gpu 1: NVIDIA H200, 150.0 GiB free of 150.0 GiB, idle\n");
-        assert_contains(out, "srs porep-32g: WARM, 44.0 GiB, 3 references\n");
-        assert_contains(out, "queue POREP_SEAL_COMMIT: 4 pending, 2 in progress\n");
+        test_assert_contains(out, "memory enforcement: cgroup2\n");
+        test_assert_contains(out, "gpu 0: NVIDIA H200, 11.5 GiB free of 150.0 GiB, running job-1 "
+                                  "(POREP_SEAL_COMMIT)\n");
+        test_assert_contains(out, "gpu 1: NVIDIA H200, 150.0 GiB free of 150.0 GiB, idle\n");
+        test_assert_contains(out, "srs porep-32g: WARM, 44.0 GiB, 3 references\n");
+        test_assert_contains(out, "queue POREP_SEAL_COMMIT: 4 pending, 2 in progress\n");
         free(out);
 
         /* The Prometheus text exactly as the daemon wrote it. */
@@ -147,10 +125,11 @@ static void test_submit_await_cancel(void **state) {
         for (size_t i = 0; i < sizeof(proof); i++)
                 snprintf(expect_hex + 2 * i, 3, "%02x", proof[i]);
         assert_int_equal(run_ctl(&out, false, "-s '%s' await job-1", sock), 0);
-        assert_contains(out, "job: job-1\nstatus: COMPLETED\n");
-        assert_contains(out, "time: queue 1 ms, srs load 2 ms, synthesis 3 ms, gpu 4 ms, total "
+        test_assert_contains(out, "job: job-1\nstatus: COMPLETED\n");
+        test_assert_contains(out,
+                             "time: queue 1 ms, srs load 2 ms, synthesis 3 ms, gpu 4 ms, total "
                              "10 ms\nproof bytes: 384\n");
-        assert_contains(out, expect_hex);
+        test_assert_contains(out, expect_hex);
         free(out);
         snprintf(path, sizeof(path), "%s/proof.bin", dir);
         assert_int_equal(run_ctl(NULL, false, "-s '%s' await --proof-out '%s' job-1", sock, path),
@@ -166,10 +145,10 @@ static void test_submit_await_cancel(void **state) {
         assert_string_equal(out, "job-1: cancelled, was not running\n");
         free(out);
         assert_int_equal(run_ctl(&out, true, "-s '%s' cancel job-9", sock), 1);
-        assert_contains(out, "CancelProof: NOT_FOUND");
+        test_assert_contains(out, "CancelProof: NOT_FOUND");
         free(out);
         assert_int_equal(run_ctl(&out, true, "-s '%s' await job-9", sock), 1);
-        assert_contains(out, "AwaitProof: NOT_FOUND: no job job-9");
+        test_assert_contains(out, "AwaitProof: NOT_FOUND: no job job-9");
         free(out);
 
         snprintf(path, sizeof(path), "%s/c1.json", dir);
@@ -194,8 +173,9 @@ static void test_prove_groth16(void **state) {
                                  "-s '%s' prove --kind groth16 --zkey . --wtns-data /dev/null",
                                  sock),
                          0);
-        assert_contains(out, "job: job-1\nstatus: COMPLETED\n");
-        assert_contains(out, "proof json: {\"protocol\":\"groth16\"}\npublic json: [\"33\"]\n");
+        test_assert_contains(out, "job: job-1\nstatus: COMPLETED\n");
+        test_assert_contains(out,
+                             "proof json: {\"protocol\":\"groth16\"}\npublic json: [\"33\"]\n");
         free(out);
         assert_int_equal(toy_server_last_request(toy, API_METHOD_PROVE, &sent, &length), 0);
         req = cuzk__v1__prove_request__unpack(NULL, length, sent);
@@ -229,7 +209,7 @@ static void test_srs_commands(void **state) {
         assert_string_equal(out, "snap-32g: loaded in 4242 ms\n");
         free(out);
         assert_int_equal(run_ctl(&out, true, "-s '%s' preload ''", sock), 1);
-        assert_contains(out, "PreloadSRS: INVALID_ARGUMENT");
+        test_assert_contains(out, "PreloadSRS: INVALID_ARGUMENT");
         free(out);
         assert_int_equal(run_ctl(&out, false, "-s '%s' evict porep-32g", sock), 0);
         assert_string_equal(out, "porep-32g: evicted, 44.0 GiB freed\n");
@@ -253,7 +233,7 @@ static void test_await_timeout(void **state) {
         free(out);
         /* A client-side --timeout gives up on a daemon that does not answer. */
         assert_int_equal(run_ctl(&out, true, "-s '%s' --timeout 100 await job-1", sock), 1);
-        assert_contains(out, "AwaitProof: no answer within 100 ms");
+        test_assert_contains(out, "AwaitProof: no answer within 100 ms");
         free(out);
         toy_server_stop(toy);
 }
@@ -266,8 +246,8 @@ static void test_usage_errors(void **state) {
 
         for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
                 assert_int_equal(run_ctl(&out, false, "%s --help", commands[i]), 0);
-                assert_contains(out, "Usage: cuzkctl ");
-                assert_contains(out, commands[i]);
+                test_assert_contains(out, "Usage: cuzkctl ");
+                test_assert_contains(out, commands[i]);
                 free(out);
         }
         assert_int_equal(run_ctl(&out, false, "--help"), 0);
@@ -283,7 +263,7 @@ static void test_usage_errors(void **state) {
         assert_int_equal(run_ctl(NULL, false, "--timeout soon status"), 2);
         assert_int_equal(run_ctl(NULL, false, "--address nohost status"), 2);
         assert_int_equal(run_ctl(&out, true, "--socket /nonexistent/cuzk.sock status"), 1);
-        assert_contains(out, "cannot connect to /nonexistent/cuzk.sock");
+        test_assert_contains(out, "cannot connect to /nonexistent/cuzk.sock");
         free(out);
 }
 

@@ -30,6 +30,7 @@
 #include "daemon/api/cuzk.pb-c.h"
 #include "formats/filecoin_proof.h"
 #include "tests/test-api-toy.h"
+#include "tests/test-run.h"
 
 static const char *cuzk_bench, *cuzk;
 static char dir[] = "/tmp/test-cuzk-bench-XXXXXX";
@@ -42,41 +43,6 @@ static const char *path(const char *name) {
 
         snprintf(p, PATH_MAX, "%s/%s", dir, name);
         return p;
-}
-
-/* Runs a shell command; returns its exit status and its output (stdout and
- * stderr). */
-static int run_shell(char **ret_output, const char *format, ...) {
-        char command[4 * PATH_MAX];
-        char *output = NULL;
-        size_t size = 0;
-        FILE *out, *pipe;
-        va_list ap;
-        int status;
-
-        va_start(ap, format);
-        vsnprintf(command, sizeof(command), format, ap);
-        va_end(ap);
-        strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
-        out = open_memstream(&output, &size);
-        assert_non_null(out);
-        pipe = popen(command, "r");
-        assert_non_null(pipe);
-        for (int c; (c = fgetc(pipe)) != EOF;)
-                fputc(c, out);
-        status = pclose(pipe);
-        fclose(out);
-        assert_true(WIFEXITED(status));
-        if (ret_output)
-                *ret_output = output;
-        else
-                free(output);
-        return WEXITSTATUS(status);
-}
-
-static void assert_contains(const char *haystack, const char *needle) {
-        if (!strstr(haystack, needle))
-                fail_msg("expected \"%s\" in:\n%s", needle, haystack);
 }
 
 static unsigned count_occurrences(const char *haystack, const char *needle) {
@@ -96,20 +62,20 @@ static int make_circuit(void **state) {
         if (!mkdtemp(dir))
                 return -1;
         /* Each step's output replaces the last one's (freed first). */
-        int failed = run_shell(&out, "'%s' pce synth --rows 1000 --seed 7 '%s' '%s'", cuzk,
-                               path("c.pce"), path("c.wtns")) != 0;
+        int failed = test_run_shell(&out, true, "'%s' pce synth --rows 1000 --seed 7 '%s' '%s'",
+                                    cuzk, path("c.pce"), path("c.wtns")) != 0;
         if (!failed) {
                 free(out);
-                failed = run_shell(&out, "'%s' setup --pce '%s' --params '%s' --vk '%s'", cuzk,
-                                   path("c.pce"), path("c.params"), path("c.vk")) != 0;
+                failed = test_run_shell(&out, true, "'%s' setup --pce '%s' --params '%s' --vk '%s'",
+                                        cuzk, path("c.pce"), path("c.params"), path("c.vk")) != 0;
         }
         if (!failed) {
                 free(out);
-                failed =
-                        run_shell(&out,
-                                  "'%s' prove --pce '%s' --params '%s' --witness '%s' --proof '%s'",
-                                  cuzk, path("c.pce"), path("c.params"), path("c.wtns"),
-                                  path("c.proof")) != 0;
+                failed = test_run_shell(
+                                 &out, true,
+                                 "'%s' prove --pce '%s' --params '%s' --witness '%s' --proof '%s'",
+                                 cuzk, path("c.pce"), path("c.params"), path("c.wtns"),
+                                 path("c.proof")) != 0;
         }
         if (failed) {
                 fprintf(stderr, "making the circuit failed:\n%s", out ? out : "");
@@ -146,11 +112,11 @@ static struct toy_server *start(const uint8_t *bytes, size_t length, bool stay_r
 
 /* cuzk-bench against toy with the synthetic job's files and extra flags. */
 static int bench(struct toy_server *toy, char **ret_output, const char *flags) {
-        return run_shell(ret_output,
-                         "'%s' --socket '%s' batch --type synthetic --pce '%s' --params '%s' "
-                         "--witness '%s' %s",
-                         cuzk_bench, toy_server_socket(toy), path("c.pce"), path("c.params"),
-                         path("c.wtns"), flags);
+        return test_run_shell(ret_output, true,
+                              "'%s' --socket '%s' batch --type synthetic --pce '%s' --params '%s' "
+                              "--witness '%s' %s",
+                              cuzk_bench, toy_server_socket(toy), path("c.pce"), path("c.params"),
+                              path("c.wtns"), flags);
 }
 
 static void test_batch_verifies(void **state) {
@@ -163,20 +129,21 @@ static void test_batch_verifies(void **state) {
         (void)state;
 
         assert_int_equal(bench(toy, &out, "--count 6 --concurrency 3 --verify"), 0);
-        assert_contains(out, "=== Batch Benchmark ===\nproof type:  synthetic\ncount:       6\n"
+        test_assert_contains(out,
+                             "=== Batch Benchmark ===\nproof type:  synthetic\ncount:       6\n"
                              "concurrency: 3\npartitions:  1\n\n");
         for (unsigned i = 1; i <= 6; i++) {
                 snprintf(line, sizeof(line), "  [%u/6] COMPLETED — ", i);
-                assert_contains(out, line);
+                test_assert_contains(out, line);
         }
         assert_int_equal(count_occurrences(out, "s (prove=4 ms, queue=1 ms)\n"), 6);
-        assert_contains(out, "\n=== Batch Summary ===\ntotal time:    ");
-        assert_contains(out, "completed:     6\nfailed:        0\nwall time:     avg=");
-        assert_contains(out, "prove time:    avg=0.0s min=0.0s max=0.0s\nthroughput:    ");
-        assert_contains(out, " proofs/min (");
-        assert_contains(out, "verified:      6 of 6 completed proofs\n");
+        test_assert_contains(out, "\n=== Batch Summary ===\ntotal time:    ");
+        test_assert_contains(out, "completed:     6\nfailed:        0\nwall time:     avg=");
+        test_assert_contains(out, "prove time:    avg=0.0s min=0.0s max=0.0s\nthroughput:    ");
+        test_assert_contains(out, " proofs/min (");
+        test_assert_contains(out, "verified:      6 of 6 completed proofs\n");
         /* The toy's metrics have no peak: said so, not made up. */
-        assert_contains(out, "peak memory:   not reported\n");
+        test_assert_contains(out, "peak memory:   not reported\n");
         /* Not a terminal: no progress line, no escape sequences. */
         assert_null(strchr(out, '\033'));
         assert_null(strchr(out, '\r'));
@@ -207,13 +174,14 @@ static void test_partitions(void **state) {
         memcpy(two + sizeof(proof), proof, sizeof(proof));
         toy = start(two, sizeof(two), false);
         assert_int_equal(bench(toy, &out, "-c 2 --partitions 2 --verify"), 0);
-        assert_contains(out, "partitions:  2\n");
-        assert_contains(out, "verified:      2 of 2 completed proofs\n");
+        test_assert_contains(out, "partitions:  2\n");
+        test_assert_contains(out, "verified:      2 of 2 completed proofs\n");
         free(out);
         /* Three partitions asked, two proofs came. */
         assert_int_equal(bench(toy, &out, "-c 1 --partitions 3 --verify"), 1);
-        assert_contains(out, "DOES NOT VERIFY: 384 proof bytes, expected 3 partitions of 192\n");
-        assert_contains(out, "verified:      0 of 1 completed proofs\n");
+        test_assert_contains(out,
+                             "DOES NOT VERIFY: 384 proof bytes, expected 3 partitions of 192\n");
+        test_assert_contains(out, "verified:      0 of 1 completed proofs\n");
         free(out);
         toy_server_stop(toy);
 }
@@ -235,8 +203,8 @@ static void test_invalid_proof(void **state) {
         assert_int_equal(count_occurrences(out, "DOES NOT VERIFY: 1 of 2 partition proofs do not "
                                                 "verify (first: 1)\n"),
                          2);
-        assert_contains(out, "completed:     2\nfailed:        0\n");
-        assert_contains(out, "verified:      0 of 2 completed proofs\n");
+        test_assert_contains(out, "completed:     2\nfailed:        0\n");
+        test_assert_contains(out, "verified:      0 of 2 completed proofs\n");
         free(out);
         /* Without --verify nothing is checked: the batch passes. */
         assert_int_equal(bench(toy, &out, "-c 1 --partitions 2"), 0);
@@ -311,8 +279,8 @@ static void test_concurrency_bound(void **state) {
         status = pclose(pipe);
         assert_true(WIFEXITED(status));
         assert_int_equal(WEXITSTATUS(status), 0);
-        assert_contains(out, "  [7/7] COMPLETED — ");
-        assert_contains(out, "completed:     7\nfailed:        0\n");
+        test_assert_contains(out, "  [7/7] COMPLETED — ");
+        test_assert_contains(out, "completed:     7\nfailed:        0\n");
         free(out);
         toy_server_stop(toy);
 }
@@ -326,8 +294,8 @@ static void test_refused_jobs(void **state) {
         assert_int_equal(bench(toy, &out, "-c 258 -j 8"), 1);
         assert_int_equal(count_occurrences(out, " COMPLETED — "), 256);
         assert_int_equal(count_occurrences(out, " FAILED — "), 2);
-        assert_contains(out, "s (prove=0 ms, queue=0 ms): Prove: ");
-        assert_contains(out, "completed:     256\nfailed:        2\n");
+        test_assert_contains(out, "s (prove=0 ms, queue=0 ms): Prove: ");
+        test_assert_contains(out, "completed:     256\nfailed:        2\n");
         free(out);
         toy_server_stop(toy);
 }
@@ -336,33 +304,36 @@ static void test_unreachable_and_bad_files(void **state) {
         char *out;
         (void)state;
 
-        assert_int_equal(run_shell(&out,
-                                   "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
-                                   "--witness '%s'",
-                                   cuzk_bench, path("no.sock"), path("c.pce"), path("c.params"),
-                                   path("c.wtns")),
-                         1);
-        assert_contains(out, "no.sock: No such file or directory (is cuzkd running?)\n");
+        assert_int_equal(
+                test_run_shell(&out, true,
+                               "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
+                               "--witness '%s'",
+                               cuzk_bench, path("no.sock"), path("c.pce"), path("c.params"),
+                               path("c.wtns")),
+                1);
+        test_assert_contains(out, "no.sock: No such file or directory (is cuzkd running?)\n");
         assert_null(strstr(out, "=== Batch"));
         free(out);
 
-        assert_int_equal(run_shell(&out,
-                                   "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
-                                   "--witness '%s'",
-                                   cuzk_bench, path("no.sock"), path("missing.pce"),
-                                   path("c.params"), path("c.wtns")),
-                         2);
-        assert_contains(out, "--pce=");
-        assert_contains(out, "missing.pce: No such file or directory\n");
+        assert_int_equal(
+                test_run_shell(&out, true,
+                               "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
+                               "--witness '%s'",
+                               cuzk_bench, path("no.sock"), path("missing.pce"), path("c.params"),
+                               path("c.wtns")),
+                2);
+        test_assert_contains(out, "--pce=");
+        test_assert_contains(out, "missing.pce: No such file or directory\n");
         free(out);
 
         /* --verify reads the key first: parameters that are not parameters. */
-        assert_int_equal(run_shell(&out,
-                                   "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
-                                   "--witness '%s' --verify",
-                                   cuzk_bench, path("no.sock"), path("c.pce"), path("c.wtns"),
-                                   path("c.wtns")),
-                         2);
+        assert_int_equal(
+                test_run_shell(&out, true,
+                               "'%s' --socket '%s' batch -t synthetic --pce '%s' --params '%s' "
+                               "--witness '%s' --verify",
+                               cuzk_bench, path("no.sock"), path("c.pce"), path("c.wtns"),
+                               path("c.wtns")),
+                2);
         assert_null(strstr(out, "=== Batch"));
         free(out);
 }

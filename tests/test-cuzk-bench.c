@@ -16,6 +16,7 @@
 #include <syslog.h>
 
 #include "cli/cuzk-bench.h"
+#include "tests/test-run.h"
 
 /* Parses a command line given as one string (words split at spaces);
  * returns bench_parse_args()'s result and what it wrote to err. The
@@ -48,11 +49,6 @@ static int parse(struct bench_options *o, char **ret_err, const char *line) {
         else
                 free(err_text);
         return r;
-}
-
-static void assert_contains(const char *haystack, const char *needle) {
-        if (!strstr(haystack, needle))
-                fail_msg("expected \"%s\" in:\n%s", needle, haystack);
 }
 
 static void test_parse_defaults(void **state) {
@@ -201,8 +197,8 @@ static void test_parse_errors(void **state) {
 
                 if (parse(&o, &err, cases[i].line) != -EINVAL)
                         fail_msg("'%s' was accepted", cases[i].line);
-                assert_contains(err, cases[i].message);
-                assert_contains(err, "Try 'cuzk-bench --help'.\n");
+                test_assert_contains(err, cases[i].message);
+                test_assert_contains(err, "Try 'cuzk-bench --help'.\n");
                 /* One line of reason, one of advice. */
                 assert_int_equal(strchr(strchr(err, '\n') + 1, '\n')[1], 0);
                 free(err);

@@ -22,6 +22,7 @@
 #include "common/cleanup.h"
 #include "formats/wtns.h"
 #include "test-formats-common.h"
+#include "tests/test-run.h"
 
 static char dir[] = "/tmp/test-pce-cli-XXXXXX";
 static char cuzk[PATH_MAX];
@@ -50,33 +51,13 @@ static int teardown(void **state) {
 /* Runs cuzk with args (a shell fragment; files are in dir); returns the
  * exit status and what it printed on stdout and stderr. */
 static int run(char **output, const char *fmt, ...) {
-        _cleanup_free_ char *args = NULL, *cmd = NULL;
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *out, *p;
+        _cleanup_free_ char *args = NULL;
         va_list ap;
-        int status;
-        char chunk[4096];
-        size_t n;
 
         va_start(ap, fmt);
         assert_true(vasprintf(&args, fmt, ap) > 0);
         va_end(ap);
-        assert_true(asprintf(&cmd, "cd '%s' && '%s' %s 2>&1", dir, cuzk, args) > 0);
-        out = open_memstream(&buf, &size);
-        assert_non_null(out);
-        p = popen(cmd, "r");
-        assert_non_null(p);
-        while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
-                fwrite(chunk, 1, n, out);
-        status = pclose(p);
-        fclose(out);
-        assert_true(WIFEXITED(status));
-        if (output)
-                *output = buf;
-        else
-                free(buf);
-        return WEXITSTATUS(status);
+        return test_run_shell(output, true, "cd '%s' && '%s' %s", dir, cuzk, args);
 }
 
 static char *in_dir(const char *name) {
