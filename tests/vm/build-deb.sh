@@ -28,7 +28,7 @@ else
         git -C "$here" archive --format=tar HEAD | tar -xf - -C "$base/src"
 fi
 options=${DEB_BUILD_OPTIONS:-}
-[ "${CUZK_DEB_CHECK:-0}" = 1 ] || options="$options nocheck"
+[ "${CUZK_DEB_CHECK:-0}" = 1 ] || options="${options:+$options }nocheck"
 start=$SECONDS
 log "dpkg-buildpackage in $base/src"
 if ! (cd "$base/src" && DEB_BUILD_OPTIONS="$options" nice -n 10 \
