@@ -2,7 +2,6 @@
 /* cuzkd.conf: the defaults, every key, every kind of error with its file:line
  * message, drop-in order, missing files, and config_parse_size. */
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,27 +15,7 @@
 
 #include "common/log.h"
 #include "daemon/config.h"
-
-/* Every message of a case, so that a test can look for one among several. */
-static char log_text[16384];
-static size_t log_messages;
-
-static void capture_sink(int level, const char *message, void *userdata) {
-        size_t len = strlen(log_text);
-
-        (void)userdata;
-        if (level <= LOG_ERR)
-                log_messages++;
-        snprintf(log_text + len, sizeof(log_text) - len, "%s\n", message);
-        fprintf(stderr, "  log: %s\n", message);
-}
-
-static void assert_logged(const char *text) {
-        if (!strstr(log_text, text)) {
-                print_error("no log message contains '%s'; logged:\n%s", text, log_text);
-                fail();
-        }
-}
+#include "tests/test-fixture.h"
 
 /* A fresh directory per case, *state, with conf = <dir>/cuzkd.conf. */
 struct fixture {
@@ -53,27 +32,17 @@ static int setup(void **state) {
         assert_non_null(mkdtemp(f->dir));
         snprintf(f->conf, sizeof(f->conf), "%s/cuzkd.conf", f->dir);
         snprintf(f->dropins, sizeof(f->dropins), "%s/cuzkd.conf.d", f->dir);
-        log_text[0] = 0;
-        log_messages = 0;
-        log_set_sink(capture_sink, NULL);
-        log_set_max_level(LOG_INFO);
+        test_log_capture(LOG_INFO);
         *state = f;
         return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
 }
 
 static int teardown(void **state) {
         struct fixture *f = *state;
 
-        nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        test_remove_tree(f->dir);
         free(f);
-        log_set_sink(NULL, NULL);
+        test_log_capture_stop();
         return 0;
 }
 
@@ -118,7 +87,7 @@ static void test_defaults(void **state) {
         assert_int_equal(c.max_attempts, 3);
         assert_int_equal(c.prover_threads, 0);
         assert_int_equal(c.gpu, CONFIG_AUTO);
-        assert_int_equal(log_messages, 0);
+        assert_int_equal(test_log_errors(), 0);
 
         /* config_load_file() leaves a missing file to its caller. */
         assert_int_equal(config_load_file(&c, f->conf), -ENOENT);
@@ -274,7 +243,7 @@ static void test_every_key(void **state) {
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.max_attempts, 3);
         assert_int_equal(c.safety_margin_bytes, 3ull << 30);
-        assert_int_equal(log_messages, 0);
+        assert_int_equal(test_log_errors(), 0);
 }
 
 /* Loads text as cuzkd.conf, expects -EINVAL and a message naming the line. */
@@ -283,11 +252,11 @@ static void assert_refused(const struct fixture *f, const char *text, unsigned l
         char where[256];
         struct config c;
 
-        log_text[0] = 0;
+        test_log_reset();
         write_file(f->conf, text);
         assert_int_equal(config_load(&c, f->conf), -EINVAL);
         snprintf(where, sizeof(where), "%s:%u: %s", f->conf, line, message);
-        assert_logged(where);
+        test_assert_logged(where);
 }
 
 static void test_errors(void **state) {
@@ -342,7 +311,8 @@ static void test_errors(void **state) {
                        "path");
         snprintf(text, sizeof(text), "[Daemon]\nSocket=/%0120d\n", 0);
         assert_refused(f, text, 2, "key Socket: '/0000");
-        assert_logged("' is out of range, expected an absolute path of at most 107 characters");
+        test_assert_logged(
+                "' is out of range, expected an absolute path of at most 107 characters");
         assert_refused(f, "[Daemon]\nSpoolDirectory=spool\n", 2,
                        "key SpoolDirectory: 'spool' is not a directory");
         assert_refused(f, "[Daemon]\nSocketMode=0999\n", 2,
@@ -375,19 +345,20 @@ static void test_errors(void **state) {
         assert_refused(f, text, 2, "line too long");
 
         /* Every bad line is reported, not only the first. */
-        log_messages = 0;
+        test_log_reset();
         assert_refused(f, "[Scheduler]\nMaxWorkers=x\nMaxAttempts=y\n[Nope]\nA=1\nB\n", 2,
                        "key MaxWorkers");
-        assert_logged(":3: key MaxAttempts");
-        assert_logged(":4: unknown section [Nope]");
-        assert_logged(":6: syntax error");
-        assert_int_equal(log_messages, 4);
+        test_assert_logged(":3: key MaxAttempts");
+        test_assert_logged(":4: unknown section [Nope]");
+        test_assert_logged(":6: syntax error");
+        assert_int_equal(test_log_errors(), 4);
 
         /* Keys that are fine alone but not together. */
         write_file(f->conf, "[Memory]\nPressureStall=3000\nPressureWindow=2000\n");
         assert_int_equal(config_load(&c, f->conf), -EINVAL);
-        assert_logged("PressureStall=3000 is longer than PressureWindow=2000, expected a stall "
-                      "of at most the window");
+        test_assert_logged(
+                "PressureStall=3000 is longer than PressureWindow=2000, expected a stall "
+                "of at most the window");
 }
 
 static void test_not_a_file(void **state) {
@@ -396,7 +367,7 @@ static void test_not_a_file(void **state) {
 
         assert_int_equal(mkdir(f->conf, 0755), 0);
         assert_int_equal(config_load(&c, f->conf), -EISDIR);
-        assert_logged("is a directory, expected a config file");
+        test_assert_logged("is a directory, expected a config file");
 }
 
 static void test_dropins(void **state) {
@@ -427,7 +398,7 @@ static void test_dropins(void **state) {
         /* An error in a drop-in names the drop-in; the other files still load. */
         write_dropin(f, "60-bad.conf", "\n[Scheduler]\nMaxWorkers=lots\n");
         assert_int_equal(config_load(&c, f->conf), -EINVAL);
-        assert_logged("/cuzkd.conf.d/60-bad.conf:3: key MaxWorkers: 'lots' is not");
+        test_assert_logged("/cuzkd.conf.d/60-bad.conf:3: key MaxWorkers: 'lots' is not");
 }
 
 static void test_parse_size(void **state) {

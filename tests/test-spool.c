@@ -4,7 +4,6 @@
  * crash leaves behind ignored, removal, and the refusals. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,24 +17,7 @@
 
 #include "common/log.h"
 #include "daemon/spool.h"
-
-static char log_text[16384];
-
-static void capture_sink(int level, const char *message, void *userdata) {
-        size_t len = strlen(log_text);
-
-        (void)level;
-        (void)userdata;
-        snprintf(log_text + len, sizeof(log_text) - len, "%s\n", message);
-        fprintf(stderr, "  log: %s\n", message);
-}
-
-static void assert_logged(const char *text) {
-        if (!strstr(log_text, text)) {
-                print_error("no log message contains '%s'; logged:\n%s", text, log_text);
-                fail();
-        }
-}
+#include "tests/test-fixture.h"
 
 struct fixture {
         char top[64];
@@ -50,29 +32,19 @@ static int setup(void **state) {
         strcpy(f->top, "/tmp/test-spool-XXXXXX");
         assert_non_null(mkdtemp(f->top));
         snprintf(f->dir, sizeof(f->dir), "%s/a/spool", f->top);
-        log_text[0] = 0;
-        log_set_sink(capture_sink, NULL);
-        log_set_max_level(LOG_DEBUG);
+        test_log_capture(LOG_DEBUG);
         assert_int_equal(spool_open(f->dir, &f->spool), 0);
         *state = f;
         return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
 }
 
 static int teardown(void **state) {
         struct fixture *f = *state;
 
         spool_free(f->spool);
-        nftw(f->top, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        test_remove_tree(f->top);
         free(f);
-        log_set_sink(NULL, NULL);
-        log_set_max_level(LOG_INFO);
+        test_log_capture_stop();
         return 0;
 }
 
@@ -277,11 +249,11 @@ static void test_corrupt(void **state) {
         assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
         assert_int_equal(l.n, 1);
         assert_string_equal(l.jobs[0].job_id, "good");
-        assert_logged("job bad-request: request.pb is not a SubmitProofRequest message");
-        assert_logged("moved to bad-request.corrupt and skipped");
-        assert_logged("job bad-result: result.pb is not an AwaitProofResponse message");
-        assert_logged("job bad-meta: cannot read meta");
-        assert_logged("job no-request: cannot read request.pb: No such file or directory");
+        test_assert_logged("job bad-request: request.pb is not a SubmitProofRequest message");
+        test_assert_logged("moved to bad-request.corrupt and skipped");
+        test_assert_logged("job bad-result: result.pb is not an AwaitProofResponse message");
+        test_assert_logged("job bad-meta: cannot read meta");
+        test_assert_logged("job no-request: cannot read request.pb: No such file or directory");
         assert_false(exists(f, "bad-request"));
         assert_true(exists(f, "bad-request.corrupt/request.pb"));
         assert_true(exists(f, "bad-result.corrupt"));
@@ -322,7 +294,7 @@ static void test_leftovers(void **state) {
         assert_false(exists(f, "job/.result.pb.tmp-AbC123"));
         assert_false(exists(f, ".job2.tmp-XyZ789"));
         assert_true(exists(f, "stray-file")); /* left for a person to look at */
-        assert_logged("stray-file is not a job directory, ignored");
+        test_assert_logged("stray-file is not a job directory, ignored");
 }
 
 static void test_remove(void **state) {
@@ -352,11 +324,11 @@ static void test_refusals(void **state) {
 
         save(f, "j", "r", 1);
         assert_int_equal(spool_save_job(f->spool, "j", &request, 2, NULL), -EEXIST);
-        assert_logged("job j is already spooled");
+        test_assert_logged("job j is already spooled");
         assert_int_equal(spool_save_result(f->spool, "missing", &result), -ENOENT);
-        assert_logged("job missing: cannot open its directory");
+        test_assert_logged("job missing: cannot open its directory");
         assert_int_equal(spool_save_job(f->spool, "../escape", &request, 2, NULL), -EINVAL);
-        assert_logged("job id '../escape' is not usable as a directory name");
+        test_assert_logged("job id '../escape' is not usable as a directory name");
         assert_int_equal(spool_save_job(f->spool, ".hidden", &request, 2, NULL), -EINVAL);
         assert_int_equal(spool_save_job(f->spool, "x.corrupt", &request, 2, NULL), -EINVAL);
         assert_int_equal(spool_save_job(f->spool, "", &request, 2, NULL), -EINVAL);
@@ -365,7 +337,7 @@ static void test_refusals(void **state) {
         snprintf(path, sizeof(path), "%s/a/file", f->top);
         write_file(f, "../file", "x", 1);
         assert_int_equal(spool_open(path, &other), -ENOTDIR);
-        assert_logged("not a directory, expected the spool directory");
+        test_assert_logged("not a directory, expected the spool directory");
         snprintf(path, sizeof(path), "%s/a/file/spool", f->top);
         assert_int_equal(spool_open(path, &other), -ENOTDIR);
         assert_int_equal(spool_open("relative/spool", &other), -EINVAL);
@@ -375,7 +347,7 @@ static void test_refusals(void **state) {
                 snprintf(path, sizeof(path), "%s/ro", f->top);
                 assert_int_equal(mkdir(path, 0500), 0);
                 assert_int_equal(spool_open(path, &other), -EACCES);
-                assert_logged("not writable");
+                test_assert_logged("not writable");
         }
 }
 
