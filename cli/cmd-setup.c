@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "circuits/pce-file.h"
+#include "circuits/pce-setup.h"
 #include "cli.h"
 #include "common/cleanup.h"
 #include "common/hex.h"
@@ -91,11 +92,6 @@ static void print_progress(const char *stage, void *userdata) {
         fprintf(stderr, "cuzk setup: %s (%.1f s)\n", stage, cli_now() - p->start);
 }
 
-static void sparse_matrices_free(struct sparse_matrix (*m)[PCE_N_MATRICES]) {
-        for (int i = 0; i < PCE_N_MATRICES; i++)
-                sparse_free(&(*m)[i]);
-}
-
 /* The toxic waste, from the seed when there is one. */
 static int toxic_waste(const struct setup_args *args, struct groth16_toxic_waste *ret) {
         uint8_t seed[SEED_MAX_BYTES];
@@ -120,7 +116,6 @@ static int toxic_waste(const struct setup_args *args, struct groth16_toxic_waste
 
 static int generate(const struct setup_args *args, const struct pce *pce, unsigned threads,
                     struct progress *progress, struct groth16_keys **ret) {
-        _cleanup_(sparse_matrices_free) struct sparse_matrix m[PCE_N_MATRICES] = {0};
         struct groth16_setup_options options = {
                 .threads = threads,
                 .progress = print_progress,
@@ -143,13 +138,7 @@ static int generate(const struct setup_args *args, const struct pce *pce, unsign
         if (r < 0)
                 return r;
         print_progress("constraint matrices", progress);
-        r = pce_to_sparse(pce, m);
-        if (r < 0)
-                return r;
-        circuit.a = &m[PCE_A];
-        circuit.b = &m[PCE_B];
-        circuit.c = &m[PCE_C];
-        r = groth16_setup(&circuit, &tw, &options, ret);
+        r = pce_groth16_setup(pce, &tw, &options, ret);
         /* Forget the toxic waste. */
         explicit_bzero(&tw, sizeof(tw));
         return r;

@@ -51,6 +51,7 @@
 #include "cgroup/cg-files.h"
 #include "cgroup/cg-tree.h"
 #include "circuits/pce-file.h"
+#include "circuits/pce-setup.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
 #include "daemon/executor.h"
@@ -657,7 +658,6 @@ static char *tmp_path(const char *name) {
 /* A small PoRep-shaped circuit, its witness and a key for it (seeded: tests only). */
 static void make_synthetic(void) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
-        struct sparse_matrix m[PCE_N_MATRICES] = {{0}};
         struct groth16_toxic_waste tw;
         struct synthetic_params p = {
                 .seed = 11,
@@ -665,8 +665,6 @@ static void make_synthetic(void) {
                 .n_aux = SYNTHETIC_DEFAULT,
                 .n_public = 3,
         };
-        struct groth16_setup_options options = {0};
-        struct groth16_setup_circuit circuit;
 
         assert_int_equal(synthetic_params_resolve(&p), 0);
         assert_int_equal(synthetic_generate(&p, &pce, &synthetic_witness), 0);
@@ -676,19 +674,8 @@ static void make_synthetic(void) {
         assert_int_equal(pce_save(pce, synthetic_job.pce_path), 0);
         assert_int_equal(wtns_save(synthetic_job.witness_path, synthetic_witness, pce->n_cols), 0);
 
-        assert_int_equal(pce_to_sparse(pce, m), 0);
-        circuit = (struct groth16_setup_circuit){
-                .a = &m[PCE_A],
-                .b = &m[PCE_B],
-                .c = &m[PCE_C],
-                .n_vars = pce->n_cols,
-                .n_public = pce->n_public,
-                .log_domain_size = pce_log_domain_size(pce),
-        };
         groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"executor", 8);
-        assert_int_equal(groth16_setup(&circuit, &tw, &options, &synthetic_keys), 0);
-        for (size_t i = 0; i < PCE_N_MATRICES; i++)
-                sparse_free(&m[i]);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &synthetic_keys), 0);
         assert_int_equal(bellperson_params_save(synthetic_job.params_path, &synthetic_keys->pk,
                                                 &synthetic_keys->vk),
                          0);

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "common/cleanup.h"
-#include "circuits/pce.h"
+#include "circuits/pce-setup.h"
 #include "circuits/synthetic.h"
 #include "common/log.h"
 #include "daemon/prover-backend.h"
@@ -119,38 +119,25 @@ static void prove_synthetic(struct prover_backend *backend) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
         _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
-        struct sparse_matrix m[PCE_N_MATRICES] = {{0}};
         struct synthetic_params params = {
                 .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
-        struct groth16_setup_options options = {0};
         struct groth16_toxic_waste tw;
         fr_t *a[2], *b[2], *c[2];
 
         assert_int_equal(synthetic_params_resolve(&params), 0);
         assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
-        assert_int_equal(pce_to_sparse(pce, m), 0);
-        const struct groth16_setup_circuit circuit = {
-                .a = &m[PCE_A],
-                .b = &m[PCE_B],
-                .c = &m[PCE_C],
-                .n_vars = pce->n_cols,
-                .n_public = pce->n_public,
-                .log_domain_size = pce_log_domain_size(pce),
-        };
         groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
-        assert_int_equal(groth16_setup(&circuit, &tw, &options, &keys), 0);
-        for (size_t i = 0; i < PCE_N_MATRICES; i++)
-                sparse_free(&m[i]);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
 
-        const size_t n = (size_t)1 << circuit.log_domain_size;
+        const unsigned log_domain_size = pce_log_domain_size(pce);
+        const size_t n = (size_t)1 << log_domain_size;
         for (int i = 0; i < 2; i++) {
                 a[i] = calloc(n, sizeof(fr_t));
                 b[i] = calloc(n, sizeof(fr_t));
                 c[i] = calloc(n, sizeof(fr_t));
                 assert_true(a[i] && b[i] && c[i]);
-                assert_int_equal(pce_evaluate(pce, w, pce->n_cols, circuit.log_domain_size, a[i],
-                                              b[i], c[i]),
-                                 0);
+                assert_int_equal(
+                        pce_evaluate(pce, w, pce->n_cols, log_domain_size, a[i], b[i], c[i]), 0);
         }
         prove_two(backend, &keys->pk, &keys->vk, w, a, b, c);
 }

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "circuits/pce-setup.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
 #include "common/log.h"
@@ -399,7 +400,6 @@ static void test_prove_synthetic(void **state) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
         _cleanup_free_ fr_t *w = NULL;
-        struct sparse_matrix m[PCE_N_MATRICES];
         struct synthetic_params params = {
                 .seed = 5,
                 .n_rows = 8192 - 64,
@@ -412,19 +412,8 @@ static void test_prove_synthetic(void **state) {
         (void)state;
         assert_int_equal(synthetic_params_resolve(&params), 0);
         assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
-        assert_int_equal(pce_to_sparse(pce, m), 0);
-        struct groth16_setup_circuit c = {
-                .a = &m[PCE_A],
-                .b = &m[PCE_B],
-                .c = &m[PCE_C],
-                .n_vars = pce->n_cols,
-                .n_public = pce->n_public,
-                .log_domain_size = pce_log_domain_size(pce),
-        };
         groth16_toxic_waste_from_seed(&tw, test_seed, sizeof(test_seed));
-        assert_int_equal(groth16_setup(&c, &tw, NULL, &k), 0);
-        for (int i = 0; i < PCE_N_MATRICES; i++)
-                sparse_free(&m[i]);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &k), 0);
 
         assert_int_equal(groth16_prove_partition(&k->pk, evaluate_pce, pce, w, &proof, 0), 0);
         assert_int_equal(groth16_verify(&k->vk, w + 1, &proof), 1);

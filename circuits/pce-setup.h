@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A Groth16 key for the circuit a PCE describes (groth16_setup on its matrices). */
+#pragma once
+
+#include "circuits/pce.h"
+#include "zk/groth16_setup.h"
+
+/*
+ * Expands pce's matrices, runs groth16_setup (bellperson's convention) on them
+ * with tw and options (NULL: the defaults), and frees them again. Returns 0 or
+ * negative errno (-ENOMEM, groth16_setup's errors).
+ */
+int pce_groth16_setup(const struct pce *pce, const struct groth16_toxic_waste *tw,
+                      const struct groth16_setup_options *options, struct groth16_keys **ret);
