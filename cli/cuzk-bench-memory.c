@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/format-bytes.h"
 #include "cuzk-bench.h"
 
 #define METRICS_TIMEOUT_MS 10000
@@ -102,13 +103,13 @@ void bench_print_memory(FILE *f, const struct bench_memory *memory) {
         assert(memory);
 
         if (memory->peak_reported) {
-                bench_format_bytes(peak, sizeof(peak), memory->peak_bytes);
+                format_bytes(peak, sizeof(peak), memory->peak_bytes);
                 fprintf(f, "peak memory:   %s (cuzkd's memory cgroup)\n", peak);
         } else
                 fputs("peak memory:   not reported\n", f);
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {
-                bench_format_bytes(reserved, sizeof(reserved), memory->max_reserved_bytes);
-                bench_format_bytes(budget, sizeof(budget), memory->budget_bytes);
+                format_bytes(reserved, sizeof(reserved), memory->max_reserved_bytes);
+                format_bytes(budget, sizeof(budget), memory->budget_bytes);
                 fprintf(f, "reserved:      at most %s of a %s budget (%u sample%s)\n", reserved,
                         budget, memory->status_samples, memory->status_samples == 1 ? "" : "s");
         }

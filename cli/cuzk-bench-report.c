@@ -105,19 +105,3 @@ void bench_print_summary(FILE *f, const struct bench_summary *s) {
         fprintf(f, "throughput:    %.3f proofs/min (%.1fs/proof)\n", s->proofs_per_minute,
                 s->seconds_per_proof);
 }
-
-void bench_format_bytes(char *buffer, size_t size, uint64_t bytes) {
-        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-        double v = (double)bytes;
-        unsigned u = 0;
-
-        assert(buffer);
-        while (v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0])) {
-                v /= 1024.0;
-                u++;
-        }
-        if (u == 0)
-                snprintf(buffer, size, "%" PRIu64 " B", bytes);
-        else
-                snprintf(buffer, size, "%.1f %s", v, units[u]);
-}

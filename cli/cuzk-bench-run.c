@@ -16,6 +16,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/format-bytes.h"
 #include "cuzk-bench.h"
 
 #define STATUS_INTERVAL_MS 250
@@ -78,8 +79,8 @@ static void draw_progress(struct batch *b, const struct bench_memory *memory) {
         fprintf(b->out, "[%u/%u] %u running, %u failed, %.1fs", b->finished, b->o->count,
                 b->running, b->failed, now_seconds() - b->start);
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {
-                bench_format_bytes(reserved, sizeof(reserved), memory->reserved_bytes);
-                bench_format_bytes(budget, sizeof(budget), memory->budget_bytes);
+                format_bytes(reserved, sizeof(reserved), memory->reserved_bytes);
+                format_bytes(budget, sizeof(budget), memory->budget_bytes);
                 fprintf(b->out, ", %s of %s reserved", reserved, budget);
         }
         fflush(b->out);

@@ -116,8 +116,6 @@ void bench_print_result_line(FILE *f, unsigned index, unsigned count, const char
                              const struct bench_sample *sample, const char *error);
 void bench_print_header(FILE *f, const struct bench_options *o);
 void bench_print_summary(FILE *f, const struct bench_summary *s);
-/* "12.3 GiB" and the like. */
-void bench_format_bytes(char *buffer, size_t size, uint64_t bytes);
 
 /* What the daemon said about its memory during and after the batch. */
 struct bench_memory {

@@ -6,22 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/format-bytes.h"
 #include "cuzkctl.h"
-
-void ctl_format_bytes(char *buffer, size_t size, uint64_t bytes) {
-        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-        double value = (double)bytes;
-        size_t unit = 0;
-
-        while (value >= 1024.0 && unit + 1 < sizeof(units) / sizeof(units[0])) {
-                value /= 1024.0;
-                unit++;
-        }
-        if (unit == 0)
-                snprintf(buffer, size, "%" PRIu64 " B", bytes);
-        else
-                snprintf(buffer, size, "%.1f %s", value, units[unit]);
-}
 
 static const char *enum_name(const ProtobufCEnumDescriptor *descriptor, int value) {
         const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(descriptor, value);
@@ -35,12 +21,12 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
         fprintf(f, "uptime: %" PRIu64 " s\n", s->uptime_seconds);
         fprintf(f, "proofs: %" PRIu64 " completed, %" PRIu64 " failed\n", s->total_proofs_completed,
                 s->total_proofs_failed);
-        ctl_format_bytes(a, sizeof(a), s->pinned_memory_bytes);
-        ctl_format_bytes(b, sizeof(b), s->pinned_memory_limit_bytes);
+        format_bytes(a, sizeof(a), s->pinned_memory_bytes);
+        format_bytes(b, sizeof(b), s->pinned_memory_limit_bytes);
         fprintf(f, "pinned memory: %s of %s\n", a, b);
         if (s->memory_budget_bytes) {
-                ctl_format_bytes(a, sizeof(a), s->memory_reserved_bytes);
-                ctl_format_bytes(b, sizeof(b), s->memory_budget_bytes);
+                format_bytes(a, sizeof(a), s->memory_reserved_bytes);
+                format_bytes(b, sizeof(b), s->memory_budget_bytes);
                 fprintf(f, "memory budget: %s reserved of %s%s\n", a, b,
                         s->admission_paused ? ", admission paused by memory pressure" : "");
         }
@@ -48,8 +34,8 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
                 fprintf(f, "memory enforcement: %s\n", s->memory_enforcement);
         for (size_t i = 0; i < s->n_gpus; i++) {
                 const Cuzk__V1__GPUStatus *g = s->gpus[i];
-                ctl_format_bytes(a, sizeof(a), g->vram_free_bytes);
-                ctl_format_bytes(b, sizeof(b), g->vram_total_bytes);
+                format_bytes(a, sizeof(a), g->vram_free_bytes);
+                format_bytes(b, sizeof(b), g->vram_total_bytes);
                 fprintf(f, "gpu %u: %s, %s free of %s, ", g->ordinal, g->name, a, b);
                 if (g->current_job_id[0])
                         fprintf(f, "running %s (%s)\n", g->current_job_id, g->current_proof_kind);
@@ -58,7 +44,7 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
         }
         for (size_t i = 0; i < s->n_loaded_srs; i++) {
                 const Cuzk__V1__SRSStatus *srs = s->loaded_srs[i];
-                ctl_format_bytes(a, sizeof(a), srs->size_bytes);
+                format_bytes(a, sizeof(a), srs->size_bytes);
                 fprintf(f, "srs %s: %s, %s, %u references\n", srs->circuit_id,
                         enum_name(&cuzk__v1__srsstatus__tier__descriptor, srs->tier), a,
                         srs->ref_count);

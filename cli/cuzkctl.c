@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/parse-number.h"
+#include "common/format-bytes.h"
 #include "cuzkctl.h"
 #include "daemon/api/api-server.h"
 
@@ -204,7 +205,7 @@ int ctl_evict(const struct ctl_context *ctx, int argc, char **argv) {
         if (r != CTL_EXIT_OK)
                 return r;
         e = (const Cuzk__V1__EvictSrsResponse *)response;
-        ctl_format_bytes(freed, sizeof(freed), e->freed_bytes);
+        format_bytes(freed, sizeof(freed), e->freed_bytes);
         if (e->was_loaded)
                 printf("%s: evicted, %s freed\n", argv[1], freed);
         else

@@ -43,5 +43,3 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *status);
 /* Prints a job's result; with proof_path the proof bytes go to that file
  * instead of stdout (as hex). Returns the exit status the result stands for. */
 int ctl_print_result(FILE *f, const Cuzk__V1__AwaitProofResponse *result, const char *proof_path);
-/* "12.3 GiB" and the like. */
-void ctl_format_bytes(char *buffer, size_t size, uint64_t bytes);
