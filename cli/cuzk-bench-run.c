@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/format-bytes.h"
@@ -35,13 +36,6 @@ struct batch {
         pthread_cond_t changed;
         unsigned next, running, finished, failed;
 };
-
-static double now_seconds(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int bench_connect(const struct bench_options *o, struct api_client **ret) {
         int r;
@@ -77,7 +71,7 @@ static void draw_progress(struct batch *b, const struct bench_memory *memory) {
                 return;
         clear_progress(b);
         fprintf(b->out, "[%u/%u] %u running, %u failed, %.1fs", b->finished, b->o->count,
-                b->running, b->failed, now_seconds() - b->start);
+                b->running, b->failed, clock_now_seconds() - b->start);
         if (memory->status_samples > 0 && memory->budget_bytes > 0) {
                 format_bytes(reserved, sizeof(reserved), memory->reserved_bytes);
                 format_bytes(budget, sizeof(budget), memory->budget_bytes);
@@ -96,7 +90,7 @@ static void run_job(struct batch *b, unsigned index, struct api_client **client)
         struct api_call_result result;
         ProtobufCMessage *response = NULL;
         char request_id[96];
-        double t0 = now_seconds();
+        double t0 = clock_now_seconds();
         int r;
 
         /* Distinct ids: the daemon would answer a repeated id with the same job. */
@@ -106,11 +100,11 @@ static void run_job(struct batch *b, unsigned index, struct api_client **client)
 
         if (!*client && bench_connect(b->o, client) < 0) {
                 snprintf(job->error, sizeof(job->error), "cannot connect to the daemon");
-                job->sample.wall_seconds = now_seconds() - t0;
+                job->sample.wall_seconds = clock_now_seconds() - t0;
                 return;
         }
         r = api_client_call(*client, API_METHOD_PROVE, &request.base, -1, &result, &response);
-        job->sample.wall_seconds = now_seconds() - t0;
+        job->sample.wall_seconds = clock_now_seconds() - t0;
         if (r < 0) {
                 snprintf(job->error, sizeof(job->error), "Prove: %s", strerror(-r));
                 api_client_free(*client);
@@ -247,7 +241,7 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
         if (bench_connect(o, &status_client) < 0)
                 status_client = NULL;
 
-        b.start = now_seconds();
+        b.start = clock_now_seconds();
         for (; started < n_threads; started++) {
                 r = -pthread_create(&threads[started], NULL, worker, &b);
                 if (r < 0) {
@@ -279,7 +273,7 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
 
         for (unsigned i = 0; i < started; i++)
                 pthread_join(threads[i], NULL);
-        *ret_seconds = now_seconds() - b.start;
+        *ret_seconds = clock_now_seconds() - b.start;
         api_client_free(status_client);
         pthread_cond_destroy(&b.changed);
         pthread_mutex_destroy(&b.lock);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/parse-number.h"
 #include "zk/parallel.h"
@@ -40,9 +41,7 @@ static const char usage[] =
         "See cuzk(1).\n";
 
 double cli_now(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+        return clock_now_seconds();
 }
 
 bool cli_wants_help(int argc, char **argv, const char *text) {

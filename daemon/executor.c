@@ -18,15 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/executor-internal.h"
 
 uint64_t executor_now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+        return clock_now_usec();
 }
 
 void executor_result_init(struct executor_result *result, enum executor_failure failure, int error,

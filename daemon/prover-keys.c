@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "formats/bellperson_params.h"
@@ -29,13 +30,6 @@ struct prover_keys {
         uint64_t bytes;
         bool mlock_refused; /* said once */
 };
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 int prover_keys_new(struct prover_keys **ret) {
         assert(ret);
@@ -139,7 +133,7 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
                         return 0;
                 }
 
-        t0 = now_usec();
+        t0 = clock_now_usec();
         e = calloc(1, sizeof(*e));
         if (!e)
                 return -ENOMEM;
@@ -159,7 +153,7 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
         e->next = keys->entries;
         keys->entries = e;
         *ret = &e->pk;
-        *ret_loaded_usec = now_usec() - t0;
+        *ret_loaded_usec = clock_now_usec() - t0;
         log_info("%s: proving key loaded (%llu bytes of points, 2^%u domain) in %.3f s", path,
                  (unsigned long long)e->bytes, e->pk.log_domain_size,
                  (double)*ret_loaded_usec / 1e6);

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/parse-number.h"
@@ -70,13 +71,6 @@ struct prover {
         struct prover_backend *backend;
         struct prover_keys *keys; /* the start thread's */
 };
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static void queue_push(struct job_queue *q, struct prove_job *job) {
         job->next = NULL;
@@ -185,7 +179,7 @@ static int job_start(struct prover *p, struct prove_job *job) {
         const size_t n = (size_t)1 << job->request.synth.log_domain_size;
         const size_t bytes = 3 * n * sizeof(fr_t);
         struct prover_inputs in;
-        uint64_t t0 = now_usec();
+        uint64_t t0 = clock_now_usec();
         fr_t *abc;
         int r;
 
@@ -205,7 +199,7 @@ static int job_start(struct prover *p, struct prove_job *job) {
         r = p->backend->ops->prove_start(p->backend, &in, &job->partial);
         (void)munmap(abc, bytes);
         job_close_abc(job);
-        job->start_usec = now_usec() - t0;
+        job->start_usec = clock_now_usec() - t0;
         return r;
 }
 
@@ -313,12 +307,12 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         struct ipc_result result = {.status.task_id = job->request.task.task_id};
         struct groth16_proof proof;
         struct prover_partial *partial = TAKE_PTR(job->partial);
-        uint64_t t0 = now_usec();
+        uint64_t t0 = clock_now_usec();
         char text[IPC_MESSAGE_TEXT];
         int fd, r;
 
         r = p->backend->ops->prove_finish(p->backend, partial, &proof);
-        job->tail_usec = now_usec() - t0;
+        job->tail_usec = clock_now_usec() - t0;
         if (r >= 0)
                 r = encode_result(job, &proof, &result, &fd);
         if (r < 0) {

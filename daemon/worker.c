@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/executor.h"
@@ -24,13 +25,6 @@
 #include "daemon/ipc-log.h"
 #include "daemon/ipc.h"
 #include "daemon/worker-synth.h"
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 /* CUZK_TEST_WORKER_FAULT (tests only, see helper-main.h). Returns 0, or -ENOMEM when an
  * unbounded allocator is refused memory (RLIMIT_DATA) instead of being killed. */
@@ -114,7 +108,7 @@ int worker_main(int argc, char **argv) {
         message.task.circuit_path[PATH_MAX - 1] = 0;
         message.task.key_path[PATH_MAX - 1] = 0;
         message.task.witness_path[PATH_MAX - 1] = 0;
-        t0 = now_usec();
+        t0 = clock_now_usec();
         r = inject_fault();
         if (r >= 0)
                 r = worker_synthesize(&message.task, &out);
@@ -126,7 +120,7 @@ int worker_main(int argc, char **argv) {
                 .task_id = message.task.task_id,
                 .n_vars = out.n_vars,
                 .log_domain_size = out.log_domain_size,
-                .synthesis_usec = now_usec() - t0,
+                .synthesis_usec = clock_now_usec() - t0,
         };
         r = ipc_send(sock, IPC_SYNTH_DONE, &done, sizeof(done), (int[]){out.abc_fd, out.w_fd}, 2);
         if (r < 0) {

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/cleanup.h"
 #include "daemon/api/api-client.h"
 #include "daemon/api/grpc-frame.h"
@@ -584,12 +585,6 @@ static void test_deferred_and_concurrent(void **state) {
         toy_server_stop(toy);
 }
 
-static double now_s(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* AwaitProof with timeout_ms answers TIMEOUT from the loop when it passes;
  * CancelProof of a running job answers its Prove waiter CANCELLED. */
 static void test_deferred_timeout_and_cancel(void **state) {
@@ -615,9 +610,9 @@ static void test_deferred_timeout_and_cancel(void **state) {
         submit_one(client);
         await.job_id = (char *)"job-1";
         await.timeout_ms = 200;
-        start = now_s();
+        start = clock_now_seconds();
         a = (Cuzk__V1__AwaitProofResponse *)call_ok(client, API_METHOD_AWAIT_PROOF, &await.base);
-        assert_true(now_s() - start >= 0.19);
+        assert_true(clock_now_seconds() - start >= 0.19);
         assert_string_equal(a->job_id, "job-1");
         assert_int_equal(a->status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT);
         protobuf_c_message_free_unpacked(&a->base, NULL);

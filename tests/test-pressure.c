@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/pressure.h"
 
 #define RESUME_USEC 200000
@@ -22,13 +23,6 @@ static struct {
         unsigned pauses, resumes;
         uint64_t resumed_at_usec;
 } seen;
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 static struct pressure *pressure;
 
@@ -50,7 +44,7 @@ static void on_changed(void *userdata, bool paused) {
                 return;
         }
         seen.resumes++;
-        seen.resumed_at_usec = now_usec();
+        seen.resumed_at_usec = clock_now_usec();
         assert_false(pressure_paused(pressure));
         assert_int_equal(sd_event_add_time_relative(event, NULL, CLOCK_MONOTONIC, 10000, 0,
                                                     on_report_after_resume, NULL),
@@ -97,7 +91,7 @@ static void test_report_pauses_and_resumes(void **state) {
         assert_int_equal(pressure_report(p, PRESSURE_SOURCE_BPF, "reclaim in synth/w0 (BPF)"), 0);
         assert_int_equal(seen.pauses, 1);
 
-        second_usec = now_usec() + 100000;
+        second_usec = clock_now_usec() + 100000;
         assert_int_equal(sd_event_add_time(event, NULL, CLOCK_MONOTONIC, second_usec, 0,
                                            on_second_report, p),
                          0);
