@@ -16,6 +16,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "formats/binfile.h"
 
 const char *const fixture_circuits[] = {"bits", "pubinputs", "edge", "outputs"};
 const size_t n_fixture_circuits = ELEMENTSOF(fixture_circuits);
@@ -110,4 +111,24 @@ double test_scale(void) {
         double v = s ? atof(s) : 1.0;
 
         return v > 0 && v <= 1 ? v : 1.0;
+}
+
+size_t fixture_sections(const uint8_t *data, size_t size, struct fixture_section out[16]) {
+        size_t pos = 12, n;
+
+        assert_true(size >= 12);
+        n = bin_le32(data + 8);
+        assert_true(n <= 16);
+        for (size_t i = 0; i < n; i++) {
+                assert_true(pos + 12 <= size);
+                out[i] = (struct fixture_section){
+                        .type = bin_le32(data + pos),
+                        .header = pos,
+                        .offset = pos + 12,
+                        .size = (size_t)bin_le64(data + pos + 4),
+                };
+                pos = out[i].offset + out[i].size;
+        }
+        assert_int_equal(pos, size);
+        return n;
 }

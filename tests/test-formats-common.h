@@ -32,3 +32,16 @@ size_t log_message_count(void);
 
 /* $CUZK_TEST_SCALE (default 1): the sanitizer build runs fewer iterations. */
 double test_scale(void);
+
+/* A section of an iden3 container (.zkey, .wtns, .r1cs), parsed by the tests
+ * independently of formats/. */
+struct fixture_section {
+        uint32_t type;
+        size_t header; /* offset of its 12-byte header */
+        size_t offset; /* of its data */
+        size_t size;
+};
+
+/* The section table of a well-formed file (at most 16 sections, ending at
+ * its end: the test fails otherwise), in file order. Returns the count. */
+size_t fixture_sections(const uint8_t *data, size_t size, struct fixture_section out[16]);

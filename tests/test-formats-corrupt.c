@@ -125,31 +125,16 @@ static void blob_free(struct blob *b) {
         free(b->data);
 }
 
-/* The iden3 container's layout, parsed here independently of formats/. */
-struct section {
-        uint32_t type;
-        size_t header; /* offset of the 12-byte section header */
-        size_t data;
-        size_t size;
-};
+/* The fixture's section of this type (the first). */
+static struct fixture_section find_section(const struct blob *b, uint32_t type) {
+        struct fixture_section s[16];
+        size_t n = fixture_sections(b->data, b->size, s);
 
-static struct section find_section(const struct blob *b, uint32_t type) {
-        size_t pos = 12;
-
-        for (uint32_t i = 0; i < bin_le32(b->data + 8); i++) {
-                struct section s = {
-                        .type = bin_le32(b->data + pos),
-                        .header = pos,
-                        .data = pos + 12,
-                        .size = (size_t)bin_le32(b->data + pos + 4) |
-                                (size_t)bin_le32(b->data + pos + 8) << 32,
-                };
-                if (s.type == type)
-                        return s;
-                pos = s.data + s.size;
-        }
+        for (size_t i = 0; i < n; i++)
+                if (s[i].type == type)
+                        return s[i];
         fail_msg("fixture has no section %u", type);
-        return (struct section){0};
+        return (struct fixture_section){0};
 }
 
 static bool in_range(size_t offset, size_t start, size_t length) {
@@ -158,8 +143,8 @@ static bool in_range(size_t offset, size_t start, size_t length) {
 
 /* A section the reader does not use: its type may change unnoticed. */
 static bool in_unused_section(const struct blob *b, uint32_t type, size_t offset) {
-        struct section s = find_section(b, type);
-        return in_range(offset, s.header, 4) || in_range(offset, s.data, s.size);
+        struct fixture_section s = find_section(b, type);
+        return in_range(offset, s.header, 4) || in_range(offset, s.offset, s.size);
 }
 
 /* The low 31 bytes of a 32-byte field element: flipped, it may stay below r. */
@@ -169,26 +154,26 @@ static bool in_field_value(size_t offset, size_t value_start) {
 
 /* Bytes of edge.zkey whose flip (xor 0xff) may leave a valid key. */
 static bool zkey_flip_may_pass(const struct blob *b, size_t offset) {
-        struct section coefs = find_section(b, 4);
+        struct fixture_section coefs = find_section(b, 4);
 
         if (in_unused_section(b, 10, offset))
                 return true;
-        if (offset >= coefs.data + 4 && offset < coefs.data + coefs.size) {
-                size_t entry = (offset - coefs.data - 4) / 44;
-                return in_field_value(offset, coefs.data + 4 + entry * 44 + 12);
+        if (offset >= coefs.offset + 4 && offset < coefs.offset + coefs.size) {
+                size_t entry = (offset - coefs.offset - 4) / 44;
+                return in_field_value(offset, coefs.offset + 4 + entry * 44 + 12);
         }
         return false;
 }
 
 static bool r1cs_flip_may_pass(const struct blob *b, size_t offset) {
-        struct section header = find_section(b, 1), constraints = find_section(b, 2);
-        uint32_t n_constraints = bin_le32(b->data + header.data + 4 + 32 + 4 * 4 + 8);
-        size_t pos = constraints.data;
+        struct fixture_section header = find_section(b, 1), constraints = find_section(b, 2);
+        uint32_t n_constraints = bin_le32(b->data + header.offset + 4 + 32 + 4 * 4 + 8);
+        size_t pos = constraints.offset;
 
         if (in_unused_section(b, 3, offset))
                 return true;
         /* nLabels is not used. */
-        if (in_range(offset, header.data + 4 + 32 + 4 * 4, 8))
+        if (in_range(offset, header.offset + 4 + 32 + 4 * 4, 8))
                 return true;
         for (uint32_t c = 0; c < n_constraints; c++)
                 for (int m = 0; m < 3; m++) {
@@ -202,10 +187,10 @@ static bool r1cs_flip_may_pass(const struct blob *b, size_t offset) {
 }
 
 static bool wtns_flip_may_pass(const struct blob *b, size_t offset) {
-        struct section values = find_section(b, 2);
+        struct fixture_section values = find_section(b, 2);
 
-        return offset >= values.data && offset < values.data + values.size &&
-               in_field_value(offset, offset - (offset - values.data) % 32);
+        return offset >= values.offset && offset < values.offset + values.size &&
+               in_field_value(offset, offset - (offset - values.offset) % 32);
 }
 
 struct flip_case {
@@ -316,7 +301,7 @@ static void test_other_curve(void **state) {
         _cleanup_free_ char *wtns_path = fixture_path("edge-bn128.wtns");
         struct blob wtns = fixture_blob("edge", "wtns"), r1cs = fixture_blob("edge", "r1cs");
         struct blob zkey = fixture_blob("edge", "zkey");
-        struct section s;
+        struct fixture_section s;
         char path[64];
 
         (void)state;
@@ -328,19 +313,19 @@ static void test_other_curve(void **state) {
 
         /* BLS12-381 files with BN254's prime swapped in. */
         s = find_section(&wtns, 1);
-        memcpy(wtns.data + s.data + 4, BN254_R_LE, 32);
+        memcpy(wtns.data + s.offset + 4, BN254_R_LE, 32);
         expect_refused_with(load_bytes(load_wtns, wtns.data, wtns.size, path), -EOPNOTSUPP, path,
                             BN254_R_HEX);
         s = find_section(&r1cs, 1);
-        memcpy(r1cs.data + s.data + 4, BN254_R_LE, 32);
+        memcpy(r1cs.data + s.offset + 4, BN254_R_LE, 32);
         expect_refused_with(load_bytes(load_r1cs, r1cs.data, r1cs.size, path), -EOPNOTSUPP, path,
                             BN254_R_HEX);
         /* The zkey's Fr prime (after n8q, q and n8r), then its base field size. */
         s = find_section(&zkey, 2);
-        memcpy(zkey.data + s.data + 4 + 48 + 4, BN254_R_LE, 32);
+        memcpy(zkey.data + s.offset + 4 + 48 + 4, BN254_R_LE, 32);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EOPNOTSUPP, path,
                             BN254_R_HEX);
-        bin_put_le32(zkey.data + s.data, 32);
+        bin_put_le32(zkey.data + s.offset, 32);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EOPNOTSUPP, path,
                             "size is 32 bytes, expected 48");
 
@@ -353,13 +338,13 @@ static void test_other_curve(void **state) {
 static void test_other_protocol(void **state) {
         _cleanup_free_ char *plonk_path = fixture_path("edge.plonk.zkey");
         struct blob zkey = fixture_blob("edge", "zkey");
-        struct section s = find_section(&zkey, 1);
+        struct fixture_section s = find_section(&zkey, 1);
         char path[64];
 
         (void)state;
         log_capture(true);
         expect_refused_with(load_zkey(plonk_path), -EPROTONOSUPPORT, plonk_path, "(plonk)");
-        bin_put_le32(zkey.data + s.data, 10);
+        bin_put_le32(zkey.data + s.offset, 10);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EPROTONOSUPPORT,
                             path, "(fflonk)");
         blob_free(&zkey);
@@ -408,7 +393,7 @@ static struct blob blob_append(const struct blob *b, const uint8_t *extra, size_
 static void test_structure(void **state) {
         struct blob wtns = fixture_blob("edge", "wtns"), r1cs = fixture_blob("edge", "r1cs");
         struct blob zkey = fixture_blob("edge", "zkey");
-        struct section s;
+        struct fixture_section s;
         struct blob c;
         uint8_t empty_section[12] = {0};
         char path[64];
@@ -436,9 +421,9 @@ static void test_structure(void **state) {
         s = find_section(&wtns, 1);
         {
                 uint8_t empty_values[12] = {2};
-                struct blob head = {.data = wtns.data, .size = s.data + s.size};
+                struct blob head = {.data = wtns.data, .size = s.offset + s.size};
                 c = blob_append(&head, empty_values, sizeof(empty_values), 0);
-                bin_put_le32(c.data + s.data + s.size - 4, 0);
+                bin_put_le32(c.data + s.offset + s.size - 4, 0);
                 expect_refused_with(load_bytes(load_wtns, c.data, c.size, path), -EBADMSG, path,
                                     "no values");
                 blob_free(&c);
@@ -446,22 +431,22 @@ static void test_structure(void **state) {
 
         /* Witness value 0 must be the constant 1. */
         s = find_section(&wtns, 2);
-        wtns.data[s.data] = 2;
+        wtns.data[s.offset] = 2;
         expect_refused_with(load_bytes(load_wtns, wtns.data, wtns.size, path), -EBADMSG, path,
                             "constant wire");
 
         /* More public signals than wires. */
         s = find_section(&r1cs, 1);
-        bin_put_le32(r1cs.data + s.data + 4 + 32 + 4, 100);
+        bin_put_le32(r1cs.data + s.offset + 4 + 32 + 4, 100);
         expect_refused_with(load_bytes(load_r1cs, r1cs.data, r1cs.size, path), -EBADMSG, path,
                             "nWires is 9");
 
         /* domainSize (after n8q, q, n8r, r, nVars, nPublic) not a power of two. */
         s = find_section(&zkey, 2);
-        bin_put_le32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 12);
+        bin_put_le32(zkey.data + s.offset + 4 + 48 + 4 + 32 + 8, 12);
         expect_refused_with(load_bytes(load_zkey, zkey.data, zkey.size, path), -EBADMSG, path,
                             "power of two");
-        bin_put_le32(zkey.data + s.data + 4 + 48 + 4 + 32 + 8, 16);
+        bin_put_le32(zkey.data + s.offset + 4 + 48 + 4 + 32 + 8, 16);
         assert_int_equal(load_bytes(load_zkey, zkey.data, zkey.size, path), 0);
 
         blob_free(&wtns);
@@ -493,8 +478,8 @@ static void g2_outside_subgroup(g2_affine_t *p) {
 /* The verification-key points of a zkey must be in the subgroup. */
 static void test_zkey_subgroup(void **state) {
         struct blob zkey = fixture_blob("edge", "zkey");
-        struct section s = find_section(&zkey, 2);
-        size_t alpha1 = s.data + 4 + 48 + 4 + 32 + 12;
+        struct fixture_section s = find_section(&zkey, 2);
+        size_t alpha1 = s.offset + 4 + 48 + 4 + 32 + 12;
         g1_affine_t p;
         char path[64];
 

@@ -128,33 +128,6 @@ static bool message_is_about_points(const char *message, const char *path) {
         return found;
 }
 
-struct section {
-        uint32_t type;
-        size_t header; /* offset of its 12-byte header */
-        size_t offset; /* of its data */
-        size_t size;
-};
-
-/* The section table of a well-formed fixture (at most 16 sections). */
-static size_t parse_sections(const uint8_t *data, size_t size, struct section out[16]) {
-        size_t pos = 12, n = bin_le32(data + 8);
-
-        assert_true(n <= 16);
-        for (size_t i = 0; i < n; i++) {
-                assert_true(pos + 12 <= size);
-                out[i] = (struct section){
-                        .type = bin_le32(data + pos),
-                        .header = pos,
-                        .offset = pos + 12,
-                        .size = (size_t)bin_le32(data + pos + 4) | (size_t)bin_le32(data + pos + 8)
-                                                                           << 32,
-                };
-                pos = out[i].offset + out[i].size;
-        }
-        assert_int_equal(pos, size);
-        return n;
-}
-
 static bool is_point_section(uint32_t type) {
         for (size_t i = 0; i < ELEMENTSOF(POINT_SECTIONS); i++)
                 if (POINT_SECTIONS[i] == type)
@@ -163,7 +136,7 @@ static bool is_point_section(uint32_t type) {
 }
 
 /* offset lies in the data of a point section. */
-static bool in_point_data(const struct section *s, size_t n, size_t offset) {
+static bool in_point_data(const struct fixture_section *s, size_t n, size_t offset) {
         for (size_t i = 0; i < n; i++)
                 if (is_point_section(s[i].type) && offset >= s[i].offset &&
                     offset < s[i].offset + s[i].size)
@@ -207,11 +180,11 @@ static void test_truncated(void **state) {
                 _cleanup_free_ char *path = fixture_file(fixture_circuits[i], "zkey");
                 size_t size, n;
                 _cleanup_free_ uint8_t *data = read_whole_file(path, &size);
-                struct section s[16];
+                struct fixture_section s[16];
                 size_t cuts[16 * 4 + 16], n_cuts = 0, tried = 0;
                 bool every = strcmp(fixture_circuits[i], "edge") == 0;
 
-                n = parse_sections(data, size, s);
+                n = fixture_sections(data, size, s);
                 for (size_t j = 0; j < n; j++) {
                         cuts[n_cuts++] = s[j].header;
                         cuts[n_cuts++] = s[j].header + 5;
@@ -254,12 +227,12 @@ static void test_flipped_bytes(void **state) {
         size_t size, n, refused = 0, loaded = 0, points_only = 0, tried = 0;
         const size_t stride = (size_t)(1.0 / test_scale() + 0.5);
         _cleanup_free_ uint8_t *data = read_whole_file(path, &size);
-        struct section s[16];
+        struct fixture_section s[16];
         char mpath[64];
         int fd;
 
         (void)state;
-        n = parse_sections(data, size, s);
+        n = fixture_sections(data, size, s);
         load_reference(path, &original);
         assert_int_equal(original.r, 0);
         fd = memfd_with(data, size, mpath);
@@ -313,8 +286,8 @@ static void test_named_faults(void **state) {
                                                "cannot open", "is a directory"};
         size_t size, n;
         _cleanup_free_ uint8_t *data = read_whole_file(path, &size);
-        struct section s[16];
-        const struct section *coefs = NULL;
+        struct fixture_section s[16];
+        const struct fixture_section *coefs = NULL;
 
         (void)state;
         for (size_t i = 0; i < ELEMENTSOF(files); i++) {
@@ -326,7 +299,7 @@ static void test_named_faults(void **state) {
                 assert_non_null(strstr(got.message, expected[i]));
         }
 
-        n = parse_sections(data, size, s);
+        n = fixture_sections(data, size, s);
         for (size_t i = 0; i < n; i++)
                 if (s[i].type == 4)
                         coefs = &s[i];
@@ -366,13 +339,13 @@ static void test_points_not_read(void **state) {
                 _cleanup_(outcome_free) struct outcome original = {0}, ref = {0}, got = {0};
                 size_t size, n, garbage = 0;
                 _cleanup_free_ uint8_t *data = read_whole_file(path, &size);
-                struct section s[16];
+                struct fixture_section s[16];
                 char mpath[64];
                 int fd;
 
                 load_reference(path, &original);
                 assert_int_equal(original.r, 0);
-                n = parse_sections(data, size, s);
+                n = fixture_sections(data, size, s);
                 for (size_t j = 0; j < n; j++)
                         if (is_point_section(s[j].type)) {
                                 for (size_t b = 0; b < s[j].size; b++)
