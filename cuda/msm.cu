@@ -184,18 +184,22 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         return 0;
 }
 
+/* The checks every entry point makes: too many points, or none (infinity). */
+#define MSM_ENTRY_CHECKS(G, r, n)                \
+        do {                                     \
+                if ((n) > MSM_MAX_POINTS)        \
+                        return -EINVAL;          \
+                if ((n) == 0) {                  \
+                        G##_jac_set_infinity(r); \
+                        return 0;                \
+                }                                \
+        } while (0)
+
 int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
                          const fr_t *d_scalars, size_t n) {
-        assert(ctx);
-        assert(r);
+        assert(ctx && r);
         assert(n == 0 || (d_points && d_scalars));
-
-        if (n > MSM_MAX_POINTS)
-                return -EINVAL;
-        if (n == 0) {
-                g1_jac_set_infinity(r);
-                return 0;
-        }
+        MSM_ENTRY_CHECKS(g1, r, n);
         GPU_TRY_R(gpu_enter(ctx));
         return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
                                     const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr);
@@ -221,45 +225,24 @@ static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
                   size_t n) {
-        assert(ctx);
-        assert(r);
+        assert(ctx && r);
         assert(n == 0 || (points && scalars));
-
-        if (n > MSM_MAX_POINTS)
-                return -EINVAL;
-        if (n == 0) {
-                g1_jac_set_infinity(r);
-                return 0;
-        }
+        MSM_ENTRY_CHECKS(g1, r, n);
         return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n);
 }
 
 int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
                               const fr_t *d_scalars, size_t n) {
-        assert(ctx);
-        assert(r);
+        assert(ctx && r);
         assert(n == 0 || (points && d_scalars));
-
-        if (n > MSM_MAX_POINTS)
-                return -EINVAL;
-        if (n == 0) {
-                g1_jac_set_infinity(r);
-                return 0;
-        }
+        MSM_ENTRY_CHECKS(g1, r, n);
         return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n);
 }
 
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
                   size_t n) {
-        assert(ctx);
-        assert(r);
+        assert(ctx && r);
         assert(n == 0 || (points && scalars));
-
-        if (n > MSM_MAX_POINTS)
-                return -EINVAL;
-        if (n == 0) {
-                g2_jac_set_infinity(r);
-                return 0;
-        }
+        MSM_ENTRY_CHECKS(g2, r, n);
         return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n);
 }
