@@ -8,13 +8,9 @@
 # Usage: test-zkey-write.sh CUZK FIXTURES_DIR SNARKJS_CLI
 set -uo pipefail
 
-cuzk=$1 fixtures=$2 snarkjs_cli=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
+# shellcheck source=tests/snarkjs-lib.sh
+. "$(dirname "$0")/snarkjs-lib.sh"
 
-ok() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 # expect WHAT CMD...: PASS when CMD succeeds; not CMD...: CMD fails.
 expect() {
         local what=$1
@@ -22,9 +18,6 @@ expect() {
         if "$@"; then ok "$what"; else fail "$what"; fi
 }
 not() { ! "$@"; }
-
-snarkjs() { node "$snarkjs_cli" "$@"; }
-snarkjs_accepts() { snarkjs groth16 verify "$@" 2>&1 | grep -q "OK!"; }
 # Equal as JSON values (key order aside).
 json_equal() {
         node -e '
@@ -133,5 +126,4 @@ expect "an extra argument: exit $rc, $(head -1 "$work/err")" [ $rc = 2 ]
 "$cuzk" setup --r1cs --help >"$work/out"
 expect "--help describes the r1cs form" grep -q "NOT a ceremony" "$work/out"
 
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+finish
