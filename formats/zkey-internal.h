@@ -17,6 +17,9 @@
 /* One entry of section 4: matrix, constraint, signal (u32), value. */
 #define ZKEY_COEF_BYTES (3 * 4 + FR_BYTES)
 
+/* Frees the key's point arrays (IC, A, B1, B2, C, H) and sets them to NULL. */
+void zkey_points_free(struct zkey *zk);
+
 /* Maps path as a .zkey (magic, version, section table) and reads section 1,
  * refusing any protocol but Groth16. */
 int zkey_open(const char *path, struct binfile **ret);

@@ -148,12 +148,7 @@ int zkey_set_keys(struct zkey *zk, const struct groth16_pk *pk, const struct gro
         zk->gamma2 = vk->gamma2;
         zk->delta2 = pk->delta2;
 
-        free(zk->ic);
-        free(zk->a);
-        free(zk->b1);
-        free(zk->b2);
-        free(zk->c);
-        free(zk->h);
+        zkey_points_free(zk);
         zk->ic = memdup_array(vk->ic, (size_t)zk->n_public + 1, sizeof(g1_affine_t));
         zk->a = memdup_array(pk->a, n_vars, sizeof(g1_affine_t));
         zk->b1 = memdup_array(pk->b1, n_vars, sizeof(g1_affine_t));

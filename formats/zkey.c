@@ -38,15 +38,23 @@ enum {
  */
 static const fr_t FR_R_INVERSE = {{1, 0, 0, 0}};
 
-struct zkey *zkey_free(struct zkey *zk) {
-        if (!zk)
-                return NULL;
+void zkey_points_free(struct zkey *zk) {
+        assert(zk);
+
         free(zk->ic);
         free(zk->a);
         free(zk->b1);
         free(zk->b2);
         free(zk->c);
         free(zk->h);
+        zk->ic = zk->a = zk->b1 = zk->c = zk->h = NULL;
+        zk->b2 = NULL;
+}
+
+struct zkey *zkey_free(struct zkey *zk) {
+        if (!zk)
+                return NULL;
+        zkey_points_free(zk);
         free(zk->coefs);
         free(zk);
         return NULL;
