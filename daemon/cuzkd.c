@@ -25,7 +25,9 @@
 #include "cgroup/cg-tree.h"
 #include "cgroup/hierarchy.h"
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 #include "daemon/api-sd-event.h"
 #include "daemon/api/api-server.h"
 #include "daemon/handlers.h"
@@ -131,8 +133,7 @@ static int copy_path(char *dst, size_t size, const char *src, const char *option
 }
 
 static int apply_overrides(struct config *config, const struct overrides *o) {
-        unsigned long n;
-        char *end;
+        uint64_t n;
         int r;
 
         if (o->socket && (r = copy_path(config->socket_path, sizeof(config->socket_path), o->socket,
@@ -147,9 +148,7 @@ static int apply_overrides(struct config *config, const struct overrides *o) {
                 return -EINVAL;
         }
         if (o->max_workers) {
-                errno = 0;
-                n = strtoul(o->max_workers, &end, 10);
-                if (errno || *end || end == o->max_workers || n > 4096) {
+                if (parse_unsigned_range(o->max_workers, 0, 4096, 10, &n) < 0) {
                         fprintf(stderr, "cuzkd: --max-workers=%s: expected 0 to 4096\n",
                                 o->max_workers);
                         return -EINVAL;
@@ -163,13 +162,6 @@ static int apply_overrides(struct config *config, const struct overrides *o) {
                 return -EINVAL;
         }
         return 0;
-}
-
-static uint64_t now_monotonic_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static void notify_status(const struct cuzkd *d) {
@@ -411,7 +403,7 @@ static int run(struct cuzkd *d) {
         /* A client that goes away mid-write must not kill the daemon. */
         signal(SIGPIPE, SIG_IGN);
 
-        d->start_usec = now_monotonic_usec();
+        d->start_usec = clock_now_usec();
         r = sd_event_default(&d->event);
         if (r < 0)
                 return log_error_errno(r, "Failed to create the event loop: %m");
