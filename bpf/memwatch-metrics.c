@@ -46,7 +46,7 @@ static void family(FILE *f, const char *name, const char *help, counter_field_t 
 int memwatch_write_metrics(const memwatch_t *mw, const memwatch_metrics_cgroup_t *cgroups,
                            size_t n_cgroups, FILE *f) {
         memwatch_counters_t counters[METRICS_MAX_CGROUPS];
-        bool watched[METRICS_MAX_CGROUPS];
+        bool watched[METRICS_MAX_CGROUPS] = {false};
         int r;
 
         assert(cgroups || n_cgroups == 0);

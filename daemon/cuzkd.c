@@ -31,6 +31,7 @@
 #include "daemon/api-sd-event.h"
 #include "daemon/api/api-server.h"
 #include "daemon/handlers.h"
+#include "daemon/message-ids.h"
 #include "daemon/helper-main.h"
 #include "daemon/log-journal.h"
 
@@ -284,8 +285,14 @@ static int setup_budget(struct cuzkd *d) {
         } else
                 snprintf(source, sizeof(source), "TotalBudget=");
         budget_init(&d->budget, bytes);
-        log_info("memory budget: %" PRIu64 " bytes (%.1f GiB, from %s); enforcement: %s", bytes,
-                 (double)bytes / (1 << 30), source, d->enforcement);
+        char budget_text[24];
+        snprintf(budget_text, sizeof(budget_text), "%" PRIu64, bytes);
+        log_fields(LOG_INFO, 0,
+                   LOG_FIELDS({"MESSAGE_ID", CUZK_MID_ENFORCEMENT_MODE},
+                              {"CUZK_ENFORCEMENT", d->enforcement},
+                              {"CUZK_BUDGET_BYTES", budget_text}),
+                   "memory budget: %" PRIu64 " bytes (%.1f GiB, from %s); enforcement: %s", bytes,
+                   (double)bytes / (1 << 30), source, d->enforcement);
         return 0;
 }
 
@@ -445,11 +452,18 @@ static int run(struct cuzkd *d) {
                 snprintf(d->status_enforcement, sizeof(d->status_enforcement),
                          "%s; pressure: PSI%s", d->enforcement,
                          bpf_watch_active(&d->bpf) ? " and eBPF probes" : " alone");
-                log_info("cuzkd ready on %s: budget %" PRIu64 " bytes, %u PSI trigger(s), "
-                         "eBPF probes %s, enforcement %s, spool %s",
-                         d->config.socket_path, d->budget.total_bytes,
-                         d->pressure ? pressure_trigger_count(d->pressure) : 0, d->bpf.summary,
-                         d->enforcement, d->config.spool_dir);
+                char budget_text[24];
+                snprintf(budget_text, sizeof(budget_text), "%" PRIu64, d->budget.total_bytes);
+                log_fields(LOG_INFO, 0,
+                           LOG_FIELDS({"MESSAGE_ID", CUZK_MID_DAEMON_STARTED},
+                                      {"CUZK_SOCKET", d->config.socket_path},
+                                      {"CUZK_BUDGET_BYTES", budget_text},
+                                      {"CUZK_ENFORCEMENT", d->enforcement}),
+                           "cuzkd ready on %s: budget %" PRIu64 " bytes, %u PSI trigger(s), "
+                           "eBPF probes %s, enforcement %s, spool %s",
+                           d->config.socket_path, d->budget.total_bytes,
+                           d->pressure ? pressure_trigger_count(d->pressure) : 0, d->bpf.summary,
+                           d->enforcement, d->config.spool_dir);
                 (void)sd_notify(false, "READY=1");
                 notify_status(d);
                 r = sd_event_loop(d->event);

@@ -12,6 +12,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/handlers.h"
+#include "daemon/log-journal.h"
 
 /* A job id unique across restarts: a count and random bits. */
 static void new_job_id(struct cuzkd *d, char *buf, size_t size) {
@@ -113,10 +114,17 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                 return r;
         }
         d->metrics.jobs_submitted++;
-        log_info("job %s accepted: %s, %u partition(s) of %" PRIu64 " bytes, circuit %s", job->id,
-                 job->inputs.kind == JOB_SYNTHETIC_PCE ? "SYNTHETIC_PCE" : "GROTH16_SNARKJS",
-                 job->inputs.partitions, job->shape.abc_bytes + job->shape.rest_bytes,
-                 job->shape.circuit_id);
+        const char *kind =
+                job->inputs.kind == JOB_SYNTHETIC_PCE ? "SYNTHETIC_PCE" : "GROTH16_SNARKJS";
+        char partitions[16];
+        snprintf(partitions, sizeof(partitions), "%u", job->inputs.partitions);
+        log_fields(LOG_INFO, 0,
+                   LOG_FIELDS({"CUZK_JOB_ID", job->id}, {"CUZK_PROOF_KIND", kind},
+                              {"CUZK_PARTITIONS", partitions},
+                              {"CUZK_CIRCUIT", job->shape.circuit_id}),
+                   "job %s accepted: %s, %u partition(s) of %" PRIu64 " bytes, circuit %s", job->id,
+                   kind, job->inputs.partitions, job->shape.abc_bytes + job->shape.rest_bytes,
+                   job->shape.circuit_id);
         scheduler_add(d->scheduler, job);
         *ret_job = job;
         return 0;

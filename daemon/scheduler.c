@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "daemon/log-journal.h"
+#include "daemon/message-ids.h"
 #include "daemon/scheduler.h"
 
 /* A circuit whose shared bytes (SRS, PCE) are reserved. */
@@ -154,9 +156,15 @@ static void end_job(struct scheduler *s, struct job *job, enum job_state state,
         else
                 job_end(job, state, job_now_usec(), NULL);
         if (state == JOB_FAILED)
-                log_error("job %s failed: %s", job->id, job->error_message);
+                log_fields(LOG_ERR, 0,
+                           LOG_FIELDS({"MESSAGE_ID", CUZK_MID_JOB_FAILED}, {"CUZK_JOB_ID", job->id},
+                                      {"CUZK_JOB_STATE", job_state_name(state)}),
+                           "job %s failed: %s", job->id, job->error_message);
         else
-                log_info("job %s %s", job->id, job_state_name(state));
+                log_fields(LOG_INFO, 0,
+                           LOG_FIELDS({"CUZK_JOB_ID", job->id},
+                                      {"CUZK_JOB_STATE", job_state_name(state)}),
+                           "job %s %s", job->id, job_state_name(state));
         cancel_running(s, job);
         if (s->callbacks.job_ended)
                 s->callbacks.job_ended(s->userdata, job);

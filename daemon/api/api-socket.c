@@ -129,7 +129,11 @@ int api_socket_check_listening(int fd) {
         length = sizeof(listening);
         if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) < 0)
                 return -errno;
-        return listening ? 0 : -EINVAL;
+        if (!listening)
+                return -EINVAL;
+        /* A socket passed by systemd is blocking unless the unit says
+         * NonBlocking=yes; the server accepts until EAGAIN. */
+        return set_nonblocking(fd);
 }
 
 int api_socket_local_port(int fd, uint16_t *ret_port) {

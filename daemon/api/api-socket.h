@@ -12,7 +12,8 @@
 int api_socket_listen_unix(const char *path, mode_t mode, int *ret_fd);
 /* Binds and listens on host:port; port 0 picks a free one. */
 int api_socket_listen_tcp(const char *host, uint16_t port, int *ret_fd);
-/* 0 when fd is a listening stream socket, -ENOTSOCK / -EINVAL otherwise. */
+/* 0 when fd is a listening stream socket (made non-blocking, as the server
+ * accepts until EAGAIN), -ENOTSOCK / -EINVAL otherwise. */
 int api_socket_check_listening(int fd);
 /* The local port of a TCP socket. */
 int api_socket_local_port(int fd, uint16_t *ret_port);
