@@ -193,6 +193,16 @@ static int on_stop_signal(sd_event_source *source, const struct signalfd_siginfo
         return sd_event_exit(sd_event_source_get_event(source), 0);
 }
 
+/* TotalBudget= in bytes, or the auto figure when it is 0; source says which. */
+static int config_budget_bytes(const struct config *config, uint64_t *ret, char *source,
+                               size_t source_size) {
+        if (config->total_budget_bytes == 0)
+                return budget_auto_detect(config->safety_margin_bytes, ret, source, source_size);
+        *ret = config->total_budget_bytes;
+        snprintf(source, source_size, "TotalBudget=");
+        return 0;
+}
+
 /* The command line, kept for reloads: its options still win over the files. */
 static struct overrides saved_overrides;
 
@@ -244,12 +254,8 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
         r = config_load(&new, saved_overrides.config_path);
         if (r >= 0)
                 r = apply_overrides(&new, &saved_overrides);
-        if (r >= 0) {
-                budget = new.total_budget_bytes;
-                if (budget == 0)
-                        r = budget_auto_detect(new.safety_margin_bytes, &budget, budget_source,
-                                               sizeof(budget_source));
-        }
+        if (r >= 0)
+                r = config_budget_bytes(&new, &budget, budget_source, sizeof(budget_source));
         if (r < 0) {
                 log_error_errno(r, "reload: the configuration did not load (above); keeping "
                                    "the running one");
@@ -274,16 +280,12 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
 /* The budget: TotalBudget= or auto, logged once. */
 static int setup_budget(struct cuzkd *d) {
         char source[PATH_MAX + 128];
-        uint64_t bytes = d->config.total_budget_bytes;
+        uint64_t bytes;
         int r;
 
-        if (bytes == 0) {
-                r = budget_auto_detect(d->config.safety_margin_bytes, &bytes, source,
-                                       sizeof(source));
-                if (r < 0)
-                        return r;
-        } else
-                snprintf(source, sizeof(source), "TotalBudget=");
+        r = config_budget_bytes(&d->config, &bytes, source, sizeof(source));
+        if (r < 0)
+                return r;
         budget_init(&d->budget, bytes);
         char budget_text[24];
         snprintf(budget_text, sizeof(budget_text), "%" PRIu64, bytes);
