@@ -135,6 +135,18 @@ await_verified() {
 }
 
 # Waits up to $2 s (default 20) for the log to contain $1 (grep -E).
+# wait_until TENTHS COMMAND...: polls COMMAND every 0.1 s until it succeeds, at most
+# TENTHS times.
+wait_until() {
+        local tries=$1
+        shift
+        for _ in $(seq "$tries"); do
+                "$@" && return 0
+                sleep 0.1
+        done
+        return 1
+}
+
 wait_log() {
         local t=$((${2:-20} * 10))
         for _ in $(seq "$t"); do

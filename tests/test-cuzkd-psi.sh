@@ -45,14 +45,9 @@ CONF
 start_cuzkd --config "$DIR/cuzkd.conf" --max-workers 1 --budget 1G
 check "PSI trigger armed on /proc/pressure/memory" grep -q "/proc/pressure/memory: PSI trigger armed" "$LOG"
 # Pressure left over from whatever ran before (an earlier test) must have passed first.
-not_paused() {
-        for _ in $(seq 200); do
-                [ "$(metric cuzk_admission_paused)" = 0 ] && return 0
-                sleep 0.1
-        done
-        return 1
-}
-check "admission not paused before the hog starts" not_paused
+admission_paused_is() { [ "$(metric cuzk_admission_paused)" = "$1" ]; }
+status_not_paused() { [ "$(ctl status | grep -c 'admission paused')" = 0 ]; }
+check "admission not paused before the hog starts" wait_until 200 admission_paused_is 0
 
 # The hog: its page cache is charged to its own cgroup (it writes the file itself), and
 # 64 MB re-read through 16 MB keeps it in reclaim.
@@ -65,14 +60,7 @@ HOG_PID=$!
 check "admission paused by memory pressure (logged)" wait_log "admission paused: memory pressure" 30
 # Pressure from elsewhere on the host may have paused and resumed admission before the
 # hog's own stalls: wait until it is paused now (the hog keeps it so), then look.
-paused_now() {
-        for _ in $(seq 300); do
-                [ "$(metric cuzk_admission_paused)" = 1 ] && return 0
-                sleep 0.1
-        done
-        return 1
-}
-check "admission is paused while the hog runs" paused_now
+check "admission is paused while the hog runs" wait_until 300 admission_paused_is 1
 paused=$(status_field "memory budget")
 echo "status while paused: memory budget: $paused"
 check "GetStatus shows admission paused" grep -q "admission paused by memory pressure" <<<"$paused"
@@ -86,14 +74,7 @@ check "a job submitted while paused waits" test "$queue" = "1 pending, 0 in prog
 stop_hog
 check "admission resumed once the pressure ended (logged)" wait_log "admission resumed" 30
 # (polled: pressure from elsewhere on the host may pause it again for a moment)
-status_not_paused() {
-        for _ in $(seq 100); do
-                [ "$(ctl status | grep -c 'admission paused')" = 0 ] && return 0
-                sleep 0.1
-        done
-        return 1
-}
-check "GetStatus shows admission no longer paused" status_not_paused
+check "GetStatus shows admission no longer paused" wait_until 100 status_not_paused
 check "the job admitted after the pause completes" await_verified "$job"
 check "pause counted" test "$(metric cuzk_admission_pauses_total)" -ge 1
 finish
