@@ -191,6 +191,16 @@ void executor_worker_kill(struct worker_slot *slot) {
         (void)kill(slot->pid, SIGKILL);
 }
 
+/* The worker cgroup's peak so far; never lowers what was read before. */
+static void slot_read_peak(struct worker_slot *slot) {
+        cg_worker_usage_t usage;
+
+        if (slot->cg_fd >= 0 &&
+            cg_domain_read_usage(slot->executor->options.domain, slot->cg_fd, &usage) >= 0 &&
+            usage.peak_bytes > slot->peak_bytes)
+                slot->peak_bytes = usage.peak_bytes;
+}
+
 /* The worker's memfds: the task moves on to the prover. */
 static void on_synth_done(struct worker_slot *slot, const struct ipc_synth_done *done,
                           int fds[IPC_MAX_FDS]) {
@@ -206,6 +216,8 @@ static void on_synth_done(struct worker_slot *slot, const struct ipc_synth_done 
                 close(fds[1]);
                 return;
         }
+        /* The worker holds everything it filled now; its exit may come after the proof. */
+        slot_read_peak(slot);
         t->synth = *done;
         t->abc_fd = fds[0];
         t->w_fd = fds[1];
@@ -286,14 +298,11 @@ static void worker_failure(struct worker_slot *slot, struct task *t, const sigin
 
 static void on_worker_exit(struct worker_slot *slot, const siginfo_t *si) {
         struct task *t = slot->task;
-        const struct executor *e = slot->executor;
         struct executor_result result;
-        cg_worker_usage_t usage;
 
         /* Messages sent before the exit come first. */
         read_worker_messages(slot);
-        if (slot->cg_fd >= 0 && cg_domain_read_usage(e->options.domain, slot->cg_fd, &usage) >= 0)
-                slot->peak_bytes = usage.peak_bytes;
+        slot_read_peak(slot);
         slot_forget_process(slot);
         if (!t || t->state != TASK_SYNTHESIZING) {
                 /* Without a task the slot is free now; else its memfds are on their way and
