@@ -248,6 +248,43 @@ static int parse_threads(const char *value, void *field) {
         return parse_unsigned_into(value, field, 0, 65536);
 }
 
+/* "all", or GPU ordinals and "cpu" separated by spaces or commas; an ordinal at most once. */
+static int parse_devices(const char *value, void *field) {
+        struct config_devices devices = {0};
+        char buf[256], *save = NULL;
+
+        if (strlen(value) >= sizeof(buf))
+                return -EINVAL;
+        snprintf(buf, sizeof(buf), "%s", value);
+        for (char *word = strtok_r(buf, " \t,", &save); word;
+             word = strtok_r(NULL, " \t,", &save)) {
+                uint64_t ordinal;
+                int device;
+
+                if (!strcasecmp(word, "all")) {
+                        devices.all = true;
+                        continue;
+                }
+                if (!strcasecmp(word, "cpu"))
+                        device = CONFIG_DEVICE_CPU;
+                else if (parse_unsigned_range(word, 0, 255, 10, &ordinal) == 0)
+                        device = (int)ordinal;
+                else
+                        return -EINVAL;
+                for (unsigned i = 0; i < devices.n; i++)
+                        if (device != CONFIG_DEVICE_CPU && devices.ordinals[i] == device)
+                                return -EINVAL;
+                if (devices.n == CONFIG_DEVICES_MAX)
+                        return -EINVAL;
+                devices.ordinals[devices.n++] = device;
+        }
+        /* "all" stands alone; an empty list says nothing. */
+        if (devices.all == (devices.n > 0))
+                return -EINVAL;
+        *(struct config_devices *)field = devices;
+        return 0;
+}
+
 #define SIZE_EXPECTED "a byte count with an optional K, M, G or T suffix (powers of 1024)"
 #define KEY(s, n, p, f, w, e)                                                              \
         {                                                                                  \
@@ -290,6 +327,9 @@ static const struct config_key config_keys[] = {
         KEY("Prover", "Threads", parse_threads, prover_threads, "a thread count",
             "0 (all CPUs) to 65536"),
         KEY("Prover", "GPU", parse_tristate, gpu, "a GPU setting", "auto, yes or no"),
+        KEY("Prover", "Devices", parse_devices, devices, "a device list",
+            "all, or up to 16 GPU ordinals (0 to 255, each once) and cpu entries separated by "
+            "spaces or commas"),
 };
 
 static const char *const config_sections[] = {"Daemon", "Memory", "Scheduler", "Prover"};
@@ -317,6 +357,7 @@ void config_init(struct config *config) {
                 .max_attempts = 3,
                 .prover_threads = 0,
                 .gpu = CONFIG_AUTO,
+                .devices = {.all = true},
         };
 }
 

@@ -25,6 +25,17 @@ enum config_enforcement {
         CONFIG_ENFORCE_NONE,
 };
 
+/* Devices=: which provers run. Each entry is a GPU ordinal or "cpu" (a prover on the CPU
+ * backend); "all" (the default) is every GPU the CUDA runtime shows, or one CPU prover where
+ * there is none or GPU=no. Prover N (cgroup prover-N) serves entry N. */
+#define CONFIG_DEVICES_MAX 16
+#define CONFIG_DEVICE_CPU (-1)
+struct config_devices {
+        bool all;
+        unsigned n;
+        int ordinals[CONFIG_DEVICES_MAX]; /* CONFIG_DEVICE_CPU or a GPU ordinal */
+};
+
 struct config {
         /* [Daemon] */
         char socket_path[256];             /* Socket=/run/cuzk/cuzk.sock */
@@ -48,8 +59,9 @@ struct config {
         unsigned max_workers;  /* MaxWorkers=0: one per CPU */
         unsigned max_attempts; /* MaxAttempts=3: per partition */
         /* [Prover] */
-        unsigned prover_threads;  /* Threads=0: all */
-        enum config_tristate gpu; /* GPU=auto */
+        unsigned prover_threads;       /* Threads=0: all */
+        enum config_tristate gpu;      /* GPU=auto */
+        struct config_devices devices; /* Devices=all */
 };
 
 /* The defaults. */

@@ -87,6 +87,8 @@ static void test_defaults(void **state) {
         assert_int_equal(c.max_attempts, 3);
         assert_int_equal(c.prover_threads, 0);
         assert_int_equal(c.gpu, CONFIG_AUTO);
+        assert_true(c.devices.all);
+        assert_int_equal(c.devices.n, 0);
         assert_int_equal(test_log_errors(), 0);
 
         /* config_load_file() leaves a missing file to its caller. */
@@ -114,6 +116,10 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->max_attempts, b->max_attempts);
         assert_int_equal(a->prover_threads, b->prover_threads);
         assert_int_equal(a->gpu, b->gpu);
+        assert_int_equal(a->devices.all, b->devices.all);
+        assert_int_equal(a->devices.n, b->devices.n);
+        for (unsigned i = 0; i < a->devices.n; i++)
+                assert_int_equal(a->devices.ordinals[i], b->devices.ordinals[i]);
 }
 
 /* The example configuration installed as /etc/cuzk/cuzkd.conf: every key
@@ -159,8 +165,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 19);
-        assert_int_equal(documented, 19);
+        assert_int_equal(keys, 20);
+        assert_int_equal(documented, 20);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -193,7 +199,8 @@ static void test_every_key(void **state) {
                             "MaxAttempts=5\n"
                             "[Prover]\n"
                             "Threads=48\n"
-                            "GPU=no\n");
+                            "GPU=no\n"
+                            "Devices=1, 0 cpu\tcpu\n");
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_string_equal(c.socket_path, "/run/test/x.sock");
         assert_int_equal(c.socket_mode, 0600);
@@ -214,6 +221,12 @@ static void test_every_key(void **state) {
         assert_int_equal(c.max_attempts, 5);
         assert_int_equal(c.prover_threads, 48);
         assert_int_equal(c.gpu, CONFIG_NO);
+        assert_false(c.devices.all);
+        assert_int_equal(c.devices.n, 4);
+        assert_int_equal(c.devices.ordinals[0], 1);
+        assert_int_equal(c.devices.ordinals[1], 0);
+        assert_int_equal(c.devices.ordinals[2], CONFIG_DEVICE_CPU);
+        assert_int_equal(c.devices.ordinals[3], CONFIG_DEVICE_CPU);
 
         /* The other spellings of the enums. */
         write_file(f->conf, "[Daemon]\nLogTarget=stderr\nLogLevel=3\n"
@@ -227,8 +240,9 @@ static void test_every_key(void **state) {
         assert_int_equal(c.bpf, CONFIG_YES);
         assert_int_equal(c.gpu, CONFIG_YES);
         write_file(f->conf, "[Daemon]\nLogLevel=Warning\n[Memory]\nEnforcement=cgroup2\n"
-                            "[Prover]\nGPU=auto\n");
+                            "[Prover]\nGPU=auto\nDevices=ALL\n");
         assert_int_equal(config_load(&c, f->conf), 0);
+        assert_true(c.devices.all);
         assert_int_equal(c.log_level, LOG_WARNING);
         assert_int_equal(c.enforcement, CONFIG_ENFORCE_CGROUP2);
         assert_int_equal(c.gpu, CONFIG_AUTO);
@@ -304,6 +318,15 @@ static void test_errors(void **state) {
         assert_refused(f, "[Daemon]\nLogLevel=8\n", 2, "key LogLevel: '8' is not a log level");
         assert_refused(f, "[Prover]\nGPU=maybe\n", 2,
                        "key GPU: 'maybe' is not a GPU setting, expected auto, yes or no");
+        assert_refused(f, "[Prover]\nDevices=gpu0\n", 2,
+                       "key Devices: 'gpu0' is not a device list, expected all, or up to 16 GPU "
+                       "ordinals (0 to 255, each once) and cpu entries");
+        assert_refused(f, "[Prover]\nDevices=0 1 0\n", 2, "key Devices: '0 1 0' is not");
+        assert_refused(f, "[Prover]\nDevices=all 1\n", 2, "key Devices: 'all 1' is not");
+        assert_refused(f, "[Prover]\nDevices=256\n", 2, "key Devices: '256' is not");
+        assert_refused(f, "[Prover]\nDevices= , \n", 2, "key Devices: ',' is not");
+        assert_refused(f, "[Prover]\nDevices=0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", 2,
+                       "key Devices: '0 1 2");
         assert_refused(f, "[Memory]\nBPF=maybe\n", 2,
                        "key BPF: 'maybe' is not a BPF setting, expected auto, yes or no");
         assert_refused(f, "[Daemon]\nSocket=run/cuzk.sock\n", 2,
