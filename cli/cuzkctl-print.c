@@ -42,6 +42,21 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
                 else
                         fprintf(f, "idle\n");
         }
+        for (size_t i = 0; i < s->n_provers; i++) {
+                const Cuzk__V1__ProverStatus *p = s->provers[i];
+
+                fprintf(f,
+                        "prover %u: %s, backend %s, pid %u, %s, %" PRIu64 " proved, %" PRIu64
+                        " failed, %u restarts, %u in hand",
+                        p->index, p->device, p->backend, p->pid,
+                        !p->in_service ? "out of service"
+                        : p->ready     ? "ready"
+                                       : "starting",
+                        p->partitions_proved, p->partitions_failed, p->restarts, p->in_hand);
+                if (p->current_job_id[0])
+                        fprintf(f, ", running %s", p->current_job_id);
+                fputc('\n', f);
+        }
         for (size_t i = 0; i < s->n_loaded_srs; i++) {
                 const Cuzk__V1__SRSStatus *srs = s->loaded_srs[i];
                 format_bytes(a, sizeof(a), srs->size_bytes);

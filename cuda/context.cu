@@ -143,6 +143,18 @@ void gpu_context_info(const gpu_context_t *ctx, gpu_device_info_t *ret) {
         *ret = ctx->info;
 }
 
+int gpu_memory_info(gpu_context_t *ctx, size_t *ret_free, size_t *ret_total) {
+        size_t free_bytes = 0, total_bytes = 0;
+
+        assert(ret_free);
+        assert(ret_total);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaMemGetInfo(&free_bytes, &total_bytes));
+        *ret_free = free_bytes;
+        *ret_total = total_bytes;
+        return 0;
+}
+
 const char *gpu_context_last_error(const gpu_context_t *ctx) {
         assert(ctx);
         return ctx->last_error;

@@ -105,6 +105,19 @@ const char *gpu_prover_device_name(const gpu_prover_t *prover) {
         return info.name;
 }
 
+int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_total) {
+        size_t free_bytes, total_bytes;
+        int r;
+
+        assert(prover);
+        r = gpu_memory_info(prover->ctx, &free_bytes, &total_bytes);
+        if (r < 0)
+                return r;
+        *ret_free = free_bytes;
+        *ret_total = total_bytes;
+        return 0;
+}
+
 int gpu_prover_numa_node(const gpu_prover_t *prover) {
         assert(prover);
         return prover->numa_node;

@@ -49,6 +49,8 @@ int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placeme
                    gpu_prover_t **ret);
 void gpu_prover_free(gpu_prover_t *prover);
 const char *gpu_prover_device_name(const gpu_prover_t *prover);
+/* The device's free and total memory now. */
+int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_total);
 /* The NUMA node the prover runs on, -1 if unknown. */
 int gpu_prover_numa_node(const gpu_prover_t *prover);
 

@@ -62,6 +62,8 @@ static inline void gpu_context_freep(gpu_context_t **ctx) {
 #define _cleanup_gpu_context_ __attribute__((cleanup(gpu_context_freep)))
 
 void gpu_context_info(const gpu_context_t *ctx, gpu_device_info_t *ret);
+/* The device's free and total memory now (cudaMemGetInfo). */
+int gpu_memory_info(gpu_context_t *ctx, size_t *ret_free, size_t *ret_total);
 /* The last failure's description ("" if none). */
 const char *gpu_context_last_error(const gpu_context_t *ctx);
 /* Waits until the context's queued work is done. */

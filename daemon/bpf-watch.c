@@ -15,8 +15,6 @@
 #include "daemon/log-journal.h"
 #include "daemon/message-ids.h"
 
-#define PROVER_LABEL "prover-0"
-
 /* The worker slot whose cgroup is id, or -1. */
 static int worker_of(const struct bpf_watch *w, uint64_t id) {
         for (unsigned i = 0; i < w->n_workers; i++)
@@ -25,14 +23,22 @@ static int worker_of(const struct bpf_watch *w, uint64_t id) {
         return -1;
 }
 
+/* The prover whose cgroup is id, or -1. */
+static int prover_of(const struct bpf_watch *w, uint64_t id) {
+        for (unsigned i = 0; i < w->n_provers; i++)
+                if (w->prover_ids[i] == id)
+                        return (int)i;
+        return -1;
+}
+
 /* The cgroup an event names, as our tree calls it: "synth/w2", "prover-0", "synth". */
 static void cgroup_label(const struct bpf_watch *w, uint64_t id, char *buf, size_t size) {
-        int worker = worker_of(w, id);
+        int worker = worker_of(w, id), prover = prover_of(w, id);
 
         if (worker >= 0)
                 snprintf(buf, size, "synth/w%d", worker);
-        else if (id == w->prover_id)
-                snprintf(buf, size, PROVER_LABEL);
+        else if (prover >= 0)
+                snprintf(buf, size, "prover-%d", prover);
         else if (id == w->synth_id)
                 snprintf(buf, size, "synth");
         else
@@ -149,13 +155,15 @@ static int watch_cgroups(struct cuzkd *d) {
         if (r < 0)
                 return log_error_errno(r, "Watching %s/synth with the eBPF probes: %m",
                                        d->cgroup_dir);
-        if (cgroups.prover_fd >= 0) {
-                r = memwatch_watch(w->memwatch, cgroups.prover_fd, &w->prover_id);
+        for (unsigned i = 0; i < cgroups.n_provers; i++) {
+                if (cgroups.prover_fds[i] < 0)
+                        continue;
+                r = memwatch_watch(w->memwatch, cgroups.prover_fds[i], &w->prover_ids[i]);
                 if (r < 0)
-                        return log_error_errno(
-                                r, "Watching %s/" PROVER_LABEL " with the eBPF probes: %m",
-                                d->cgroup_dir);
+                        return log_error_errno(r, "Watching %s/prover-%u with the eBPF probes: %m",
+                                               d->cgroup_dir, i);
         }
+        w->n_provers = cgroups.n_provers;
         return 0;
 }
 
@@ -224,9 +232,10 @@ int bpf_watch_setup(struct cuzkd *d) {
         }
         probe_names(memwatch_probes(w->memwatch), probes, sizeof(probes));
         snprintf(w->summary, sizeof(w->summary), "on (%s)", probes);
-        log_info("eBPF probes watch %s/synth (cgroup %" PRIu64 ", %u workers) and %s/" PROVER_LABEL
-                 " (cgroup %" PRIu64 "): %s",
-                 d->cgroup_dir, w->synth_id, w->n_workers, d->cgroup_dir, w->prover_id, probes);
+        log_info("eBPF probes watch %s/synth (cgroup %" PRIu64 ", %u workers) and %u prover "
+                 "cgroups (%s/prover-0 is cgroup %" PRIu64 "): %s",
+                 d->cgroup_dir, w->synth_id, w->n_workers, w->n_provers, d->cgroup_dir,
+                 w->prover_ids[0], probes);
         return 0;
 }
 
@@ -238,7 +247,9 @@ void bpf_watch_done(struct bpf_watch *w) {
         free(w->worker_oom_kills);
         w->worker_ids = w->worker_oom_kills = NULL;
         w->n_workers = 0;
-        w->synth_id = w->prover_id = 0;
+        w->synth_id = 0;
+        memset(w->prover_ids, 0, sizeof(w->prover_ids));
+        w->n_provers = 0;
 }
 
 bool bpf_watch_active(const struct bpf_watch *w) {
@@ -247,7 +258,8 @@ bool bpf_watch_active(const struct bpf_watch *w) {
 }
 
 void bpf_watch_write_metrics(const struct bpf_watch *w, FILE *f) {
-        memwatch_metrics_cgroup_t cgroups[2];
+        memwatch_metrics_cgroup_t cgroups[1 + EXECUTOR_MAX_PROVERS];
+        char labels[EXECUTOR_MAX_PROVERS][16];
         size_t n = 0;
         uint64_t runs, ns;
 
@@ -255,9 +267,13 @@ void bpf_watch_write_metrics(const struct bpf_watch *w, FILE *f) {
         assert(f);
         if (w->synth_id)
                 cgroups[n++] = (memwatch_metrics_cgroup_t){.id = w->synth_id, .label = "synth"};
-        if (w->prover_id)
+        for (unsigned i = 0; i < w->n_provers; i++) {
+                if (!w->prover_ids[i])
+                        continue;
+                snprintf(labels[i], sizeof(labels[i]), "prover-%u", i);
                 cgroups[n++] =
-                        (memwatch_metrics_cgroup_t){.id = w->prover_id, .label = PROVER_LABEL};
+                        (memwatch_metrics_cgroup_t){.id = w->prover_ids[i], .label = labels[i]};
+        }
         (void)memwatch_write_metrics(w->memwatch, cgroups, n, f);
         if (!w->memwatch)
                 return;

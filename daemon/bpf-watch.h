@@ -16,13 +16,16 @@
 #include <systemd/sd-event.h>
 
 #include "bpf/memwatch.h"
+#include "daemon/executor.h"
 
 struct cuzkd;
 
 struct bpf_watch {
         memwatch_t *memwatch; /* NULL: PSI alone */
         sd_event_source *source;
-        uint64_t synth_id, prover_id; /* the watched cgroups (0: not watched) */
+        uint64_t synth_id;                         /* the watched cgroups (0: not watched) */
+        uint64_t prover_ids[EXECUTOR_MAX_PROVERS]; /* prover-N's */
+        unsigned n_provers;
         unsigned n_workers;
         uint64_t *worker_ids;       /* the memory cgroup id of synth/wN, by slot */
         uint64_t *worker_oom_kills; /* OOM kills the probes saw in synth/wN, by slot */

@@ -30,6 +30,7 @@
 #include "common/parse-number.h"
 #include "daemon/api-sd-event.h"
 #include "daemon/api/api-server.h"
+#include "daemon/devices.h"
 #include "daemon/handlers.h"
 #include "daemon/message-ids.h"
 #include "daemon/helper-main.h"
@@ -370,7 +371,17 @@ static int setup_executor(struct cuzkd *d, const cg_domain_t *domain) {
                 .helper_path = helper,
                 .use_gpu = d->config.gpu != CONFIG_NO,
         };
+        bool any_gpu = d->config.devices.all;
+        int r;
 
+        /* Asking the CUDA runtime only where a GPU could be meant. */
+        for (unsigned i = 0; i < d->config.devices.n; i++)
+                any_gpu = any_gpu || d->config.devices.ordinals[i] != CONFIG_DEVICE_CPU;
+        r = devices_resolve(&d->config.devices, d->config.gpu,
+                            any_gpu && d->config.gpu != CONFIG_NO ? devices_gpu_count() : 0,
+                            options.devices, &options.n_devices);
+        if (r < 0)
+                return r;
         n = readlink("/proc/self/exe", helper, sizeof(helper) - 1);
         if (n < 0)
                 return log_error_errno(errno, "Failed to resolve /proc/self/exe: %m");
@@ -441,7 +452,10 @@ static int run(struct cuzkd *d) {
                 r = job_table_set_retention(&d->table, d->config.result_retention_sec * 1000000,
                                             cuzkd_job_forgotten, d);
         if (r >= 0) {
-                scheduler_set_executor(d->scheduler, d->executor);
+                struct executor_status status;
+
+                executor_get_status(d->executor, &status);
+                scheduler_set_executor(d->scheduler, d->executor, status.n_provers);
                 r = spool_load_all(d->spool, cuzkd_load_spooled, d);
         }
         if (r >= 0) {

@@ -2,7 +2,7 @@
 /*
  * The executor's state, shared by executor.c (tasks, the public calls),
  * executor-worker.c (worker cgroups and processes) and executor-prover.c
- * (the prover process). Everything runs on the supervisor's sd-event loop.
+ * (the prover processes). Everything runs on the supervisor's sd-event loop.
  */
 #pragma once
 
@@ -22,11 +22,13 @@ enum task_state {
 };
 
 struct worker_slot;
+struct prover_slot;
 
 struct task {
         struct executor *executor;
         struct executor_task spec;
-        struct worker_slot *slot; /* its worker cgroup, busy until the task is over */
+        struct worker_slot *slot;   /* its worker cgroup, busy until the task is over */
+        struct prover_slot *prover; /* TASK_AT_PROVER: the prover that holds it */
         enum task_state state;
         bool canceled;
         bool abc_released;
@@ -72,16 +74,34 @@ struct executor {
         struct task *tasks;
         sd_event_source *slot_free_source; /* defer: callbacks.slot_free */
 
-        int prover_cg_fd; /* prover-0; -EBADF under RLIMIT_DATA */
-        pid_t prover_pid;
-        int prover_pidfd;
-        int prover_sock;
-        sd_event_source *prover_exit_source, *prover_io_source, *prover_restart_source;
-        bool prover_ready;
-        unsigned prover_restarts;
-        unsigned prover_deaths_in_row; /* for the restart backoff */
+        struct prover_slot *provers;
+        unsigned n_provers;
+        uint64_t relays; /* tasks relayed so far */
+};
+
+/* A prover cgroup (prover-N) and the prover process in it. */
+struct prover_slot {
+        struct executor *executor;
+        unsigned index;
+        int device;      /* executor_options.devices[index] */
+        int cg_fd;       /* -EBADF under RLIMIT_DATA */
+        bool cg_created; /* ours to remove */
+        pid_t pid;       /* 0 while none runs */
+        int pidfd;
+        int sock;
+        sd_event_source *exit_source, *io_source, *restart_source;
+        bool ready;
+        bool out_of_service; /* no restarts, no tasks */
+        unsigned restarts;
+        unsigned deaths_in_row; /* for the restart backoff and taking it out of service */
+        unsigned in_hand;       /* tasks at this prover */
+        uint64_t last_relay;    /* executor.relays when it got its last task (for ties) */
+        uint64_t proved, failed;
         uint64_t srs_bytes;
         char backend[16];
+        int ordinal; /* from IPC_PROVER_READY */
+        char device_name[64];
+        uint64_t memory_total_bytes, memory_free_bytes;
 };
 
 /* executor.c */
@@ -103,8 +123,10 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
 void executor_worker_kill(struct worker_slot *slot);
 
 /* executor-prover.c */
-int executor_prover_start(struct executor *e);
-void executor_prover_stop(struct executor *e);
-/* Relays a synthesized task to the prover, or leaves it waiting until the prover is up. */
+/* Starts every configured prover; fails only when none can be started. */
+int executor_provers_start(struct executor *e);
+void executor_provers_stop(struct executor *e);
+/* Relays a synthesized task to the ready prover with the fewest in hand, or leaves it
+ * waiting for one; with every prover out of service the task fails. */
 void executor_prover_relay(struct executor *e, struct task *task);
 int executor_prover_cancel(struct executor *e, struct task *task);

@@ -57,6 +57,8 @@ static void task_free(struct task *t) {
                 e->tasks = t->next;
         if (t->next)
                 t->next->prev = t->prev;
+        if (t->state == TASK_AT_PROVER && t->prover && t->prover->in_hand > 0)
+                t->prover->in_hand--;
         if (t->slot && t->slot->task == t) {
                 t->slot->task = NULL;
                 executor_slot_changed(t->slot);
@@ -134,6 +136,7 @@ int executor_new(sd_event *event, const struct executor_options *options,
         assert(event);
         assert(options && options->domain && options->helper_path);
         assert(options->max_workers > 0);
+        assert(options->n_devices <= EXECUTOR_MAX_PROVERS);
         assert(callbacks && callbacks->finished && callbacks->abc_released);
         assert(ret);
 
@@ -144,8 +147,7 @@ int executor_new(sd_event *event, const struct executor_options *options,
         e->options = *options;
         e->callbacks = *callbacks;
         e->userdata = userdata;
-        e->synth_fd = e->prover_cg_fd = e->prover_pidfd = e->prover_sock = -EBADF;
-        snprintf(e->backend, sizeof(e->backend), "none");
+        e->synth_fd = -EBADF;
         e->helper_path = strdup(options->helper_path);
         if (!e->helper_path) {
                 executor_free(e);
@@ -162,7 +164,7 @@ int executor_new(sd_event *event, const struct executor_options *options,
                         log_error_errno(r, "Failed to add the slot_free event source: %m");
         }
         if (r >= 0)
-                r = executor_prover_start(e);
+                r = executor_provers_start(e);
         if (r < 0) {
                 executor_free(e);
                 return r;
@@ -178,7 +180,7 @@ void executor_free(struct executor *e) {
         e->slot_free_source = sd_event_source_disable_unref(e->slot_free_source);
         for (struct worker_slot *s = e->slots; s && s < e->slots + e->options.max_workers; s++)
                 executor_worker_kill(s);
-        executor_prover_stop(e);
+        executor_provers_stop(e);
         while (e->tasks)
                 task_free(e->tasks);
         executor_slots_close(e);
@@ -303,17 +305,58 @@ void executor_get_status(const struct executor *e, struct executor_status *ret) 
         *ret = (struct executor_status){
                 .workers_busy = busy,
                 .max_workers = e->options.max_workers,
-                .prover_pid = (int)e->prover_pid,
-                .prover_restarts = e->prover_restarts,
-                .srs_bytes = e->srs_bytes,
-                .backend = e->backend,
+                .n_provers = e->n_provers,
+                .prover_pid = e->n_provers ? (int)e->provers[0].pid : 0,
+                .backend = e->n_provers ? e->provers[0].backend : "none",
         };
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                ret->provers_in_service += !e->provers[i].out_of_service;
+                ret->prover_restarts += e->provers[i].restarts;
+                ret->srs_bytes += e->provers[i].srs_bytes;
+        }
+}
+
+int executor_get_prover(const struct executor *e, unsigned index,
+                        struct executor_prover_info *ret) {
+        const struct prover_slot *p;
+        uint64_t current = 0;
+
+        assert(e);
+        assert(ret);
+        if (index >= e->n_provers)
+                return -ERANGE;
+        p = &e->provers[index];
+        /* Tasks are listed newest first: the last one found is the oldest. */
+        for (const struct task *t = e->tasks; t; t = t->next)
+                if (t->state == TASK_AT_PROVER && t->prover == p)
+                        current = t->spec.task_id;
+        *ret = (struct executor_prover_info){
+                .device = p->device,
+                .ordinal = p->ready ? p->ordinal : -1,
+                .name = p->device_name,
+                .backend = p->backend,
+                .pid = (int)p->pid,
+                .cg_fd = p->cg_fd,
+                .ready = p->ready,
+                .in_service = !p->out_of_service,
+                .in_hand = p->in_hand,
+                .current_task_id = current,
+                .proved = p->proved,
+                .failed = p->failed,
+                .restarts = p->restarts,
+                .srs_bytes = p->srs_bytes,
+                .memory_total_bytes = p->memory_total_bytes,
+                .memory_free_bytes = p->memory_free_bytes,
+        };
+        return 0;
 }
 
 void executor_get_cgroups(const struct executor *e, struct executor_cgroups *ret) {
         assert(e);
         assert(ret);
-        *ret = (struct executor_cgroups){.synth_fd = e->synth_fd, .prover_fd = e->prover_cg_fd};
+        *ret = (struct executor_cgroups){.synth_fd = e->synth_fd, .n_provers = e->n_provers};
+        for (unsigned i = 0; i < e->n_provers; i++)
+                ret->prover_fds[i] = e->provers[i].cg_fd;
 }
 
 int executor_get_worker(const struct executor *e, unsigned index,

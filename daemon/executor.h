@@ -11,13 +11,20 @@
  *                      evaluates a, b, c into one sealed memfd and the
  *                      witness into another, passes both up over
  *                      SCM_RIGHTS and exits;
- *   prover             one long-lived process in its own cgroup (prover-0)
+ *   provers            one long-lived process per configured device (a GPU,
+ *                      or the CPU), each in its own cgroup (prover-N),
  *                      that holds the SRS of each circuit it has seen,
  *                      receives the memfds, and proves in the split shape:
  *                      prove_start (H and the G1 MSMs), then prove_finish
  *                      (the b_g2 tail MSM and the assembly). It closes and
  *                      unmaps the a/b/c memfd as soon as H no longer needs
  *                      it and says so (first release phase).
+ *
+ * A synthesized task goes to the ready prover with the fewest tasks in hand.
+ * A prover that dies fails the tasks it held (EXECUTOR_FAILED_PROVER: the
+ * scheduler runs them again) and is restarted after a backoff; one whose GPU
+ * cannot be opened, or that died EXECUTOR_PROVER_MAX_DEATHS times in a row
+ * without a proof, is taken out of service.
  *
  * Everything here runs on the supervisor's sd-event loop; callbacks are
  * called from it, never from inside executor_submit().
@@ -97,13 +104,23 @@ struct executor_callbacks {
         void (*slot_free)(void *userdata);
 };
 
+#define EXECUTOR_MAX_PROVERS 16
+#define EXECUTOR_DEVICE_CPU (-1)
+#define EXECUTOR_DEVICE_AUTO (-2)
+#define EXECUTOR_PROVER_MAX_DEATHS 5
+
 struct executor_options {
         const cg_domain_t *domain;   /* where worker and prover cgroups live */
         unsigned max_workers;        /* worker cgroups w0..w(max-1) */
         unsigned prover_threads;     /* 0: all */
         uint64_t worker_slack_bytes; /* added to each worker's memory.max */
         const char *helper_path;     /* the cuzkd binary, run with --worker/--prover */
-        bool use_gpu;                /* the CUDA backend where present */
+        /* One prover per entry: a GPU ordinal, EXECUTOR_DEVICE_CPU or EXECUTOR_DEVICE_AUTO
+         * (GPU 0 where usable, else the CPU). n_devices 0: one prover, AUTO if use_gpu
+         * else CPU. */
+        int devices[EXECUTOR_MAX_PROVERS];
+        unsigned n_devices;
+        bool use_gpu;
 };
 
 struct executor;
@@ -122,18 +139,40 @@ int executor_cancel(struct executor *executor, uint64_t task_id);
 
 struct executor_status {
         unsigned workers_busy, max_workers;
-        int prover_pid; /* 0 while none runs */
-        unsigned prover_restarts;
-        uint64_t srs_bytes;  /* SRS held by the prover */
-        const char *backend; /* "cpu" or "cuda" */
+        unsigned n_provers, provers_in_service;
+        int prover_pid;           /* prover 0's; 0 while none runs */
+        unsigned prover_restarts; /* all provers' */
+        uint64_t srs_bytes;       /* SRS held by all provers */
+        const char *backend;      /* prover 0's: "cpu", "cuda", "none" before it is ready */
 };
 void executor_get_status(const struct executor *executor, struct executor_status *ret);
+
+/* Prover `index` (0 .. n_provers - 1), in cgroup prover-<index>. */
+struct executor_prover_info {
+        int device;          /* as configured: a GPU ordinal, EXECUTOR_DEVICE_CPU or _AUTO */
+        int ordinal;         /* the GPU it runs on, -1 on the CPU or before it is ready */
+        const char *name;    /* the GPU's name, "cpu"; "" before it is ready */
+        const char *backend; /* "cpu", "cuda"; "none" before it is ready */
+        int pid;             /* 0 while none runs */
+        int cg_fd;           /* -EBADF under RLIMIT_DATA */
+        bool ready, in_service;
+        unsigned in_hand;         /* tasks sent and not answered */
+        uint64_t current_task_id; /* the oldest of them; 0 for none */
+        uint64_t proved, failed;  /* tasks answered with a proof, tasks failed with it */
+        unsigned restarts;
+        uint64_t srs_bytes;
+        uint64_t memory_total_bytes, memory_free_bytes; /* the GPU's; 0 on the CPU */
+};
+/* -ERANGE past n_provers. */
+int executor_get_prover(const struct executor *executor, unsigned index,
+                        struct executor_prover_info *ret);
 
 /* The cgroups the executor made, for watching them (cuzkd's eBPF probes); -EBADF under
  * RLIMIT_DATA. The fds stay the executor's. */
 struct executor_cgroups {
-        int synth_fd;  /* synth/, above every worker's */
-        int prover_fd; /* the prover's */
+        int synth_fd; /* synth/, above every worker's */
+        int prover_fds[EXECUTOR_MAX_PROVERS];
+        unsigned n_provers;
 };
 void executor_get_cgroups(const struct executor *executor, struct executor_cgroups *ret);
 /* Worker slot `index` (0 .. max_workers - 1): its cgroup synth/wN and the task it runs, or

@@ -3,12 +3,13 @@
  * The cuzkd binary is also its own helper: the supervisor starts
  *
  *   cuzkd --worker FD                     one synthesis worker (worker.c)
- *   cuzkd --prover FD THREADS GPU         the prover (prover.c)
+ *   cuzkd --prover FD THREADS DEVICE      one prover (prover.c)
  *
  * where FD is the inherited end of a SOCK_SEQPACKET socketpair (ipc.h),
- * THREADS the prover's thread count (0: all) and GPU 1 to ask for the CUDA
- * backend where one is built. main() calls these when argv[1] is --worker
- * or --prover and returns what they return (the exit status).
+ * THREADS the prover's thread count (0: all) and DEVICE a GPU ordinal, cpu,
+ * or auto (GPU 0 where one is built and usable, else the CPU). A prover
+ * whose GPU cannot be opened exits with IPC_PROVER_EXIT_NO_DEVICE. main() calls these when argv[1]
+ * is --worker or --prover and returns what they return (the exit status).
  *
  * Test-only: CUZK_TEST_WORKER_FAULT in a worker's environment makes it
  * misbehave after it has read its task, for the executor's fault tests:
@@ -20,6 +21,8 @@
  * and CUZK_TEST_PROVER_FAULT in the prover's environment (when it starts):
  *   hang-tail        every task waits before its B_G2 tail until it is
  *                    canceled (so a test can kill the prover mid-task)
+ * with CUZK_TEST_PROVER_FAULT_ONCE=PATH, only the one task that unlinks PATH
+ * (one prover among several hangs, the others prove).
  * Never set them in production.
  */
 #pragma once

@@ -75,9 +75,17 @@ struct ipc_task_id {
         uint64_t task_id;
 };
 
+/* Where the prover runs: its backend and device (prover-backend.h's prover_device_info). */
 struct ipc_prover_ready {
         char backend[16];
+        int32_t ordinal; /* -1 on the CPU */
+        char device_name[64];
+        uint64_t memory_total_bytes, memory_free_bytes;
 };
+
+/* The prover's exit status when its GPU cannot be opened: the supervisor takes that GPU out
+ * of service instead of restarting it (EX_UNAVAILABLE of sysexits.h). */
+#define IPC_PROVER_EXIT_NO_DEVICE 69
 
 /* The prover's answer. On success one memfd holds, in order, proof_bytes of
  * the 192-byte Filecoin proof (synthetic jobs) or proof_json_bytes and
@@ -85,7 +93,8 @@ struct ipc_prover_ready {
 struct ipc_result {
         struct ipc_failed status; /* failure EXECUTOR_OK on success */
         uint64_t srs_load_usec, gpu_stage_usec, g2_tail_usec;
-        uint64_t srs_bytes; /* every key the prover holds */
+        uint64_t srs_bytes;                /* every key the prover holds */
+        uint64_t device_memory_free_bytes; /* the GPU's after this proof; 0 on the CPU */
         uint64_t proof_bytes, proof_json_bytes, public_json_bytes;
 };
 

@@ -167,7 +167,7 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
                 return -EINVAL;
         }
         shape_from_sizes(log_domain, n_vars, n_public, prover_threads, ret);
-        ret->shared_bytes = file_size;
+        ret->shared_bytes = ret->key_bytes = file_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s", zkey_path);
         return 0;
 }
@@ -211,6 +211,7 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
                 log_domain++;
         shape_from_sizes(log_domain, n_cols, n_public, prover_threads, ret);
         ret->shared_bytes = pce_size + params_size;
+        ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);
         return 0;
 }

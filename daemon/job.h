@@ -34,6 +34,7 @@ struct job_shape {
         uint64_t abc_bytes;  /* a, b, c: given back at abc_released */
         uint64_t rest_bytes; /* the rest: given back when the partition finishes */
         uint64_t shared_bytes;
+        uint64_t key_bytes;    /* the part of shared_bytes each prover holds its own copy of */
         char circuit_id[1024]; /* the files that make the circuit: zkey, or pce + params */
 };
 

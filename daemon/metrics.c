@@ -215,6 +215,42 @@ static void peak_memory(FILE *f, const struct cuzkd *d) {
               "Peak memory of the daemon's cgroup (all its processes) since it was created.", peak);
 }
 
+/* Per prover (cgroup prover-N), labelled with its index and device. */
+static void prover_metrics(FILE *f, const struct executor *executor, unsigned n) {
+        struct executor_prover_info info[EXECUTOR_MAX_PROVERS];
+        char device[EXECUTOR_MAX_PROVERS][16];
+
+        n = n < EXECUTOR_MAX_PROVERS ? n : EXECUTOR_MAX_PROVERS;
+        for (unsigned i = 0; i < n; i++) {
+                (void)executor_get_prover(executor, i, &info[i]);
+                if (info[i].device >= 0)
+                        snprintf(device[i], sizeof(device[i]), "gpu %d", info[i].device);
+                else
+                        snprintf(device[i], sizeof(device[i]), "%s",
+                                 info[i].device == EXECUTOR_DEVICE_CPU ? "cpu" : "auto");
+        }
+        header(f, "cuzk_prover_partitions_total", "counter",
+               "Partitions each prover answered, by result.");
+        for (unsigned i = 0; i < n; i++)
+                fprintf(f,
+                        "cuzk_prover_partitions_total{prover=\"%u\",device=\"%s\",result="
+                        "\"proved\"} "
+                        "%" PRIu64 "\n"
+                        "cuzk_prover_partitions_total{prover=\"%u\",device=\"%s\",result="
+                        "\"failed\"} "
+                        "%" PRIu64 "\n",
+                        i, device[i], info[i].proved, i, device[i], info[i].failed);
+        header(f, "cuzk_prover_in_service", "gauge",
+               "1 while a prover is in service, 0 once it was taken out.");
+        for (unsigned i = 0; i < n; i++)
+                fprintf(f, "cuzk_prover_in_service{prover=\"%u\",device=\"%s\"} %d\n", i, device[i],
+                        info[i].in_service);
+        header(f, "cuzk_prover_in_hand", "gauge", "Partitions at each prover now.");
+        for (unsigned i = 0; i < n; i++)
+                fprintf(f, "cuzk_prover_in_hand{prover=\"%u\",device=\"%s\"} %u\n", i, device[i],
+                        info[i].in_hand);
+}
+
 static void executor_metrics(FILE *f, const struct cuzkd *d) {
         struct executor_status status;
 
@@ -223,9 +259,10 @@ static void executor_metrics(FILE *f, const struct cuzkd *d) {
         executor_get_status(d->executor, &status);
         gauge(f, "cuzk_workers_busy", "Synthesis workers running.", status.workers_busy);
         gauge(f, "cuzk_workers_max", "Synthesis worker slots.", status.max_workers);
-        counter(f, "cuzk_prover_restarts_total", "Times the prover process was restarted.",
+        counter(f, "cuzk_prover_restarts_total", "Times a prover process was restarted.",
                 status.prover_restarts);
-        gauge(f, "cuzk_prover_srs_bytes", "SRS bytes the prover holds.", status.srs_bytes);
+        gauge(f, "cuzk_prover_srs_bytes", "SRS bytes the provers hold.", status.srs_bytes);
+        prover_metrics(f, d->executor, status.n_provers);
 }
 
 int metrics_format(const struct cuzkd *d, char **ret) {

@@ -8,6 +8,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/cleanup.h"
@@ -20,6 +21,7 @@
 struct cuda_backend {
         struct prover_backend base;
         gpu_prover_t *gpu;
+        int ordinal;
         /* Keys pinned so far (cudaHostRegister), unpinned at the end. */
         const struct groth16_pk *pinned[CUDA_PINNED_KEYS_MAX];
         size_t n_pinned;
@@ -96,8 +98,23 @@ static void cuda_free(struct prover_backend *backend) {
         free(cuda);
 }
 
+static int cuda_device_info(struct prover_backend *backend, struct prover_device_info *ret) {
+        struct cuda_backend *cuda = (struct cuda_backend *)backend;
+        uint64_t free_bytes = 0, total_bytes = 0;
+
+        (void)gpu_prover_memory(cuda->gpu, &free_bytes, &total_bytes);
+        *ret = (struct prover_device_info){
+                .ordinal = cuda->ordinal,
+                .memory_total_bytes = total_bytes,
+                .memory_free_bytes = free_bytes,
+        };
+        snprintf(ret->name, sizeof(ret->name), "%s", gpu_prover_device_name(cuda->gpu));
+        return 0;
+}
+
 static const struct prover_backend_ops cuda_ops = {
         .name = "cuda",
+        .device_info = cuda_device_info,
         .prove_start = cuda_prove_start,
         .prove_finish = cuda_prove_finish,
         .partial_free = cuda_partial_free,
@@ -116,7 +133,8 @@ int prover_backend_cuda_new(int ordinal, unsigned threads, struct prover_backend
         if (r < 0)
                 return r;
         cuda->base.ops = &cuda_ops;
-        log_info("Prover backend: cuda (%s)", gpu_prover_device_name(cuda->gpu));
+        cuda->ordinal = ordinal;
+        log_info("Prover backend: cuda (GPU %d, %s)", ordinal, gpu_prover_device_name(cuda->gpu));
         *ret = &TAKE_PTR(cuda)->base;
         return 0;
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "zk/groth16.h"
 
@@ -36,8 +37,17 @@ struct prover_backend;
 /* What prove_start leaves for prove_finish. */
 struct prover_partial;
 
+/* Where a backend runs, for the supervisor's status. */
+struct prover_device_info {
+        int ordinal; /* the GPU's, -1 on the CPU */
+        char name[64];
+        uint64_t memory_total_bytes, memory_free_bytes; /* the GPU's; 0 on the CPU */
+};
+
 struct prover_backend_ops {
         const char *name; /* "cpu", "cuda" */
+        /* Fills what the backend knows; NULL for the CPU. */
+        int (*device_info)(struct prover_backend *backend, struct prover_device_info *ret);
         int (*prove_start)(struct prover_backend *backend, const struct prover_inputs *inputs,
                            struct prover_partial **ret);
         /* Consumes partial, whatever the outcome. */
@@ -59,9 +69,16 @@ int prover_backend_cpu_new(unsigned threads, struct prover_backend **ret);
  * -ENODEV without a usable device. */
 int prover_backend_cuda_new(int ordinal, unsigned threads, struct prover_backend **ret);
 
-/* The backend for a prover asked to use the GPU or not: CUDA where built
- * and asked for, else the CPU (said once in the log). */
-int prover_backend_new(bool use_gpu, unsigned threads, struct prover_backend **ret);
+/* A prover's device: a GPU ordinal (>= 0), or one of these. */
+#define PROVER_DEVICE_CPU (-1)  /* the CPU backend, as configured */
+#define PROVER_DEVICE_AUTO (-2) /* GPU 0 where built and usable, else the CPU (said once) */
+
+/* The backend for a prover's device. A GPU ordinal that cannot be opened is an
+ * error (-ENODEV, -EINVAL past the device count, -EOPNOTSUPP without CUDA in this
+ * build): that GPU is out of service, and falling back to the CPU would hide it. */
+int prover_backend_new(int device, unsigned threads, struct prover_backend **ret);
+/* What the backend says of its device (the CPU's when it has no device_info). */
+void prover_backend_device_info(struct prover_backend *backend, struct prover_device_info *ret);
 
 static inline void prover_backend_freep(struct prover_backend **backend) {
         if (*backend)

@@ -308,6 +308,7 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         struct groth16_proof proof;
         struct prover_partial *partial = TAKE_PTR(job->partial);
         uint64_t t0 = clock_now_usec();
+        struct prover_device_info device;
         char text[IPC_MESSAGE_TEXT];
         int fd, r;
 
@@ -324,6 +325,8 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         result.gpu_stage_usec = job->start_usec;
         result.g2_tail_usec = job->tail_usec;
         result.srs_bytes = prover_keys_bytes(p->keys);
+        prover_backend_device_info(p->backend, &device);
+        result.device_memory_free_bytes = device.memory_free_bytes;
         (void)send_locked(p, IPC_RESULT, &result, sizeof(result), &fd, 1);
         close(fd);
 }
@@ -331,8 +334,12 @@ static void job_finish(struct prover *p, struct prove_job *job) {
 /* CUZK_TEST_PROVER_FAULT=hang-tail (tests only, see helper-main.h). */
 static void inject_tail_fault(struct prover *p, const struct prove_job *job) {
         const char *fault = getenv("CUZK_TEST_PROVER_FAULT");
+        const char *once = getenv("CUZK_TEST_PROVER_FAULT_ONCE");
 
         if (!fault || strcmp(fault, "hang-tail") != 0)
+                return;
+        /* One hanging prover among healthy ones: the task that removes the flag file. */
+        if (once && *once && unlink(once) < 0)
                 return;
         log_warning("Test fault injection: %s (task %" PRIu64 ")", fault,
                     job->request.task.task_id);
@@ -435,21 +442,29 @@ static void receive_cancel(struct prover *p, uint64_t task_id) {
         pthread_mutex_unlock(&p->lock);
 }
 
-static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_threads, bool *ret_gpu) {
-        uint64_t threads;
+/* --prover FD THREADS DEVICE, DEVICE a GPU ordinal, "cpu" or "auto" (prover-backend.h). */
+static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_threads,
+                      int *ret_device) {
+        uint64_t threads, ordinal;
 
         if (argc != 5 || strcmp(argv[1], "--prover") != 0)
-                return log_error_errno(EINVAL, "Usage: %s --prover FD THREADS GPU",
+                return log_error_errno(EINVAL, "Usage: %s --prover FD THREADS DEVICE",
                                        argc > 0 ? argv[0] : "cuzkd");
         if (ipc_parse_fd(argv[2], ret_sock) < 0)
                 return -EINVAL;
         if (parse_unsigned_range(argv[3], 0, 4096, 10, &threads) < 0)
                 return log_error_errno(EINVAL, "Bad thread count \"%s\", expected 0..4096",
                                        argv[3]);
-        if (strcmp(argv[4], "0") != 0 && strcmp(argv[4], "1") != 0)
-                return log_error_errno(EINVAL, "Bad GPU flag \"%s\", expected 0 or 1", argv[4]);
+        if (!strcmp(argv[4], "cpu"))
+                *ret_device = PROVER_DEVICE_CPU;
+        else if (!strcmp(argv[4], "auto"))
+                *ret_device = PROVER_DEVICE_AUTO;
+        else if (parse_unsigned_range(argv[4], 0, 255, 10, &ordinal) == 0)
+                *ret_device = (int)ordinal;
+        else
+                return log_error_errno(
+                        EINVAL, "Bad device \"%s\", expected a GPU ordinal, cpu or auto", argv[4]);
         *ret_threads = (unsigned)threads;
-        *ret_gpu = argv[4][0] == '1';
         return 0;
 }
 
@@ -467,19 +482,19 @@ int prover_main(int argc, char **argv) {
                 .wake = PTHREAD_COND_INITIALIZER,
         };
         _cleanup_(prover_backend_freep) struct prover_backend *backend = NULL;
-        struct ipc_prover_ready ready = {{0}};
+        struct ipc_prover_ready ready;
         pthread_t starter, finisher;
+        struct prover_device_info device;
         unsigned threads = 0;
-        bool gpu = false;
-        int r;
+        int device_arg = PROVER_DEVICE_CPU, r;
 
         ipc_log_setup("prover");
-        if (parse_args(argc, argv, &p.sock, &threads, &gpu) < 0)
+        if (parse_args(argc, argv, &p.sock, &threads, &device_arg) < 0)
                 return 2;
-        r = prover_backend_new(gpu, threads, &backend);
+        r = prover_backend_new(device_arg, threads, &backend);
         if (r < 0) {
                 log_error_errno(r, "No prover backend: %m");
-                return 1;
+                return device_arg >= 0 ? IPC_PROVER_EXIT_NO_DEVICE : 1;
         }
         p.backend = backend;
         r = prover_keys_new(&p.keys);
@@ -490,7 +505,13 @@ int prover_main(int argc, char **argv) {
                 log_error("Cannot start the prover's threads");
                 return 1;
         }
+        memset(&ready, 0, sizeof(ready));
         snprintf(ready.backend, sizeof(ready.backend), "%s", backend->ops->name);
+        prover_backend_device_info(backend, &device);
+        ready.ordinal = device.ordinal;
+        snprintf(ready.device_name, sizeof(ready.device_name), "%s", device.name);
+        ready.memory_total_bytes = device.memory_total_bytes;
+        ready.memory_free_bytes = device.memory_free_bytes;
         (void)send_locked(&p, IPC_PROVER_READY, &ready, sizeof(ready), NULL, 0);
         log_info("Prover ready (backend %s, %u threads)", backend->ops->name, threads);
 

@@ -35,6 +35,7 @@ struct scheduler {
         size_t n_jobs, jobs_allocated;
         struct circuit *circuits;
         uint64_t next_task_id, next_sequence;
+        unsigned n_provers; /* each holds its own copy of a circuit's key */
         bool paused, stopped;
         struct scheduler_stats stats;
 };
@@ -55,12 +56,18 @@ static struct circuit *circuit_find(const struct scheduler *s, const char *id) {
         return NULL;
 }
 
+/* A circuit's shared bytes with a copy of its key for every prover (any of them may get
+ * one of its partitions, and keeps the key once loaded). */
+static uint64_t circuit_bytes(const struct scheduler *s, const struct job_shape *shape) {
+        return shape->shared_bytes + shape->key_bytes * (s->n_provers - 1);
+}
+
 /* The bytes a partition of job needs now: its own, and its circuit's unless reserved. */
 static uint64_t partition_need(const struct scheduler *s, const struct job *job) {
         uint64_t need = job->shape.abc_bytes + job->shape.rest_bytes;
 
         if (!circuit_find(s, job->shape.circuit_id))
-                need += job->shape.shared_bytes;
+                need += circuit_bytes(s, &job->shape);
         return need;
 }
 
@@ -89,7 +96,7 @@ static int circuit_ref(struct scheduler *s, const struct job_shape *shape) {
         struct circuit *c = circuit_find(s, shape->circuit_id);
 
         if (!c)
-                return circuit_new(s, shape->circuit_id, shape->shared_bytes, false);
+                return circuit_new(s, shape->circuit_id, circuit_bytes(s, shape), false);
         c->refs++;
         return 0;
 }
@@ -273,6 +280,7 @@ int scheduler_new(sd_event *event, struct budget *budget, const struct scheduler
         s->event = sd_event_ref(event);
         s->budget = budget;
         s->max_attempts = options->max_attempts;
+        s->n_provers = 1;
         s->callbacks = *callbacks;
         s->userdata = userdata;
         r = sd_event_add_defer(event, &s->kick, on_kick, s);
@@ -301,9 +309,10 @@ struct scheduler *scheduler_free(struct scheduler *s) {
         return NULL;
 }
 
-void scheduler_set_executor(struct scheduler *s, struct executor *executor) {
+void scheduler_set_executor(struct scheduler *s, struct executor *executor, unsigned n_provers) {
         assert(s);
         s->executor = executor;
+        s->n_provers = n_provers ? n_provers : 1;
         kick(s);
 }
 
@@ -333,14 +342,15 @@ void scheduler_add(struct scheduler *s, struct job *job) {
         s->jobs[i] = job;
         s->n_jobs++;
 
-        need = job->shape.abc_bytes + job->shape.rest_bytes + job->shape.shared_bytes;
+        need = job->shape.abc_bytes + job->shape.rest_bytes + circuit_bytes(s, &job->shape);
         if (need > s->budget->total_bytes) {
                 snprintf(message, sizeof(message),
                          "a partition needs %" PRIu64 " bytes (%" PRIu64 " for a, b, c, %" PRIu64
-                         " for the rest, %" PRIu64 " for the SRS/PCE of %s) but the memory "
+                         " for the rest, %" PRIu64 " for the SRS/PCE of %s%s) but the memory "
                          "budget is %" PRIu64 " bytes",
-                         need, job->shape.abc_bytes, job->shape.rest_bytes, job->shape.shared_bytes,
-                         job->shape.circuit_id, s->budget->total_bytes);
+                         need, job->shape.abc_bytes, job->shape.rest_bytes,
+                         circuit_bytes(s, &job->shape), job->shape.circuit_id,
+                         s->n_provers > 1 ? ", a key copy per prover" : "", s->budget->total_bytes);
                 end_job(s, job, JOB_FAILED, message);
                 return;
         }
@@ -430,7 +440,7 @@ int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t byte
                 }
                 return 0;
         }
-        return circuit_new(s, circuit_id, bytes, true);
+        return circuit_new(s, circuit_id, bytes * s->n_provers, true);
 }
 
 int scheduler_evict(struct scheduler *s, const char *circuit_id, uint64_t *ret_freed_bytes) {

@@ -52,8 +52,10 @@ struct scheduler *scheduler_free(struct scheduler *scheduler);
 
 /* The callbacks to give executor_new(), with the scheduler as userdata. */
 extern const struct executor_callbacks scheduler_executor_callbacks;
-/* Admission starts once the executor is set. */
-void scheduler_set_executor(struct scheduler *scheduler, struct executor *executor);
+/* Admission starts once the executor is set. Each of its n_provers holds its own copy of a
+ * circuit's key, so a circuit reserves shared_bytes + key_bytes * (n_provers - 1). */
+void scheduler_set_executor(struct scheduler *scheduler, struct executor *executor,
+                            unsigned n_provers);
 
 /* Queues the job's partitions (the job stays the caller's; it must live until job_ended
  * and no partition runs). A partition too big for the budget ends the job at once. */

@@ -68,7 +68,78 @@ static int fill_queues(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         return 0;
 }
 
+/* The provers and, among them, the GPUs: two arrays freed by status_response_done(). */
+struct prover_list {
+        Cuzk__V1__ProverStatus provers[EXECUTOR_MAX_PROVERS];
+        Cuzk__V1__ProverStatus *prover_pointers[EXECUTOR_MAX_PROVERS];
+        Cuzk__V1__GPUStatus gpus[EXECUTOR_MAX_PROVERS];
+        Cuzk__V1__GPUStatus *gpu_pointers[EXECUTOR_MAX_PROVERS];
+        char devices[EXECUTOR_MAX_PROVERS][16];
+        char names[EXECUTOR_MAX_PROVERS][64];
+        char backends[EXECUTOR_MAX_PROVERS][16];
+        char job_ids[EXECUTOR_MAX_PROVERS][64];
+};
+
+static void fill_provers(const struct cuzkd *d, struct prover_list *list,
+                         Cuzk__V1__GetStatusResponse *r) {
+        struct executor_status status;
+
+        if (!d->executor)
+                return;
+        executor_get_status(d->executor, &status);
+        for (unsigned i = 0; i < status.n_provers && i < EXECUTOR_MAX_PROVERS; i++) {
+                Cuzk__V1__ProverStatus *p = &list->provers[r->n_provers];
+                struct executor_prover_info info;
+                const struct job *job = NULL;
+                unsigned partition;
+
+                if (executor_get_prover(d->executor, i, &info) < 0)
+                        continue;
+                if (info.current_task_id)
+                        job = scheduler_find_attempt(d->scheduler, info.current_task_id,
+                                                     &partition);
+                if (info.device >= 0)
+                        snprintf(list->devices[i], sizeof(list->devices[i]), "gpu %d", info.device);
+                else
+                        snprintf(list->devices[i], sizeof(list->devices[i]), "%s",
+                                 info.device == EXECUTOR_DEVICE_CPU ? "cpu" : "auto");
+                snprintf(list->names[i], sizeof(list->names[i]), "%s", info.name);
+                snprintf(list->backends[i], sizeof(list->backends[i]), "%s", info.backend);
+                snprintf(list->job_ids[i], sizeof(list->job_ids[i]), "%s", job ? job->id : "");
+                cuzk__v1__prover_status__init(p);
+                p->index = i;
+                p->device = list->devices[i];
+                p->backend = list->backends[i];
+                p->pid = info.pid > 0 ? (uint32_t)info.pid : 0;
+                p->ready = info.ready;
+                p->in_service = info.in_service;
+                p->in_hand = info.in_hand;
+                p->partitions_proved = info.proved;
+                p->partitions_failed = info.failed;
+                p->restarts = info.restarts;
+                p->srs_bytes = info.srs_bytes;
+                p->current_job_id = list->job_ids[i];
+                list->prover_pointers[r->n_provers++] = p;
+                /* A GPU: where its prover runs on one, or one configured (out of service). */
+                if (info.ordinal >= 0 || info.device >= 0) {
+                        Cuzk__V1__GPUStatus *g = &list->gpus[r->n_gpus];
+
+                        cuzk__v1__gpustatus__init(g);
+                        g->ordinal = (uint32_t)(info.ordinal >= 0 ? info.ordinal : info.device);
+                        g->name = list->names[i];
+                        g->vram_total_bytes = info.memory_total_bytes;
+                        g->vram_free_bytes = info.memory_free_bytes;
+                        g->current_job_id = list->job_ids[i];
+                        g->current_proof_kind = (char *)(job ? kind_names[job->inputs.kind] : "");
+                        list->gpu_pointers[r->n_gpus++] = g;
+                }
+        }
+        r->provers = list->prover_pointers;
+        r->gpus = list->gpu_pointers;
+}
+
 int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
+        struct prover_list *provers;
         struct srs_list *list;
         struct timespec now;
         int ret;
@@ -79,6 +150,11 @@ int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         ret = fill_queues(d, r);
         if (ret < 0)
                 return ret;
+        provers = calloc(1, sizeof(*provers));
+        if (!provers)
+                return -ENOMEM;
+        fill_provers(d, provers, r);
+        r->provers = provers->prover_pointers; /* found again from here when done */
         list = calloc(1, sizeof(*list));
         if (!list)
                 return -ENOMEM;
@@ -107,6 +183,8 @@ void status_response_done(Cuzk__V1__GetStatusResponse *r) {
         if (r->n_queues > 0)
                 free(r->queues[0]);
         free(r->queues);
+        if (r->provers)
+                free((char *)r->provers - offsetof(struct prover_list, prover_pointers));
         if (r->loaded_srs) {
                 list = (struct srs_list *)((char *)r->loaded_srs -
                                            offsetof(struct srs_list, pointers));

@@ -22,7 +22,11 @@
  *   9. slot_free after the `finished` of a task whose worker is gone, and
  *      then room for a task where there was -EBUSY; a worker dead before it
  *      takes its task (the send meets a closed socket) is a `finished` with
- *      EXECUTOR_FAILED_WORKER, not an error of executor_submit.
+ *      EXECUTOR_FAILED_WORKER, not an error of executor_submit;
+ *  10. two provers (prover-0, prover-1) take tasks in turn; one killed while it
+ *      holds a task fails that task and the other proves meanwhile; a GPU that
+ *      cannot be opened is out of service, and with no prover left a task
+ *      fails saying so.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -211,16 +215,24 @@ static int ctx_setup(void **state) {
         return 0;
 }
 
-static void ctx_start_with(struct ctx *c, const cg_domain_t *in, const char *helper) {
+static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *helper,
+                              const int *devices, unsigned n_devices) {
         struct executor_options options = {
                 .domain = in,
                 .max_workers = 2,
                 .prover_threads = 0,
                 .worker_slack_bytes = 64 * MiB,
                 .helper_path = helper,
+                .n_devices = n_devices,
         };
 
+        for (unsigned i = 0; i < n_devices; i++)
+                options.devices[i] = devices[i];
         assert_int_equal(executor_new(c->event, &options, &callbacks, c, &c->executor), 0);
+}
+
+static void ctx_start_with(struct ctx *c, const cg_domain_t *in, const char *helper) {
+        ctx_start_devices(c, in, helper, NULL, 0);
 }
 
 static void ctx_start_in(struct ctx *c, const cg_domain_t *in) {
@@ -238,6 +250,7 @@ static void ctx_stop(struct ctx *c) {
         c->event = sd_event_unref(c->event);
         assert_int_equal(faccessat(domain.own_dirfd, "synth", F_OK, 0), -1);
         assert_int_equal(faccessat(domain.own_dirfd, "prover-0", F_OK, 0), -1);
+        assert_int_equal(faccessat(domain.own_dirfd, "prover-1", F_OK, 0), -1);
         assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no children, not even zombies */
         assert_int_equal(count_fds(), c->fds_before);
 }
@@ -254,6 +267,7 @@ static int ctx_teardown(void **state) {
         free(c);
         unsetenv("CUZK_TEST_WORKER_FAULT");
         unsetenv("CUZK_TEST_PROVER_FAULT");
+        unsetenv("CUZK_TEST_PROVER_FAULT_ONCE");
         unsetenv("CUZK_TEST_DIE_AT_START");
         return 0;
 }
@@ -474,6 +488,148 @@ static void test_prover_killed(void **state) {
         assert_int_equal(status.prover_restarts, 1);
         assert_true(status.prover_pid > 0);
         assert_int_not_equal(status.prover_pid, old_pid);
+        ctx_stop(c);
+}
+
+/* Runs the loop until prover `index` is ready (or out of service), or fails. */
+static void run_until_prover_settled(struct ctx *c, unsigned index, unsigned timeout_s) {
+        uint64_t end = now_sec() + timeout_s;
+        struct executor_prover_info info;
+
+        for (;;) {
+                assert_int_equal(executor_get_prover(c->executor, index, &info), 0);
+                if (info.ready || !info.in_service)
+                        return;
+                if (now_sec() > end)
+                        fail_msg("prover %u neither ready nor out of service in %u s", index,
+                                 timeout_s);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+}
+
+static const int two_cpu_provers[] = {EXECUTOR_DEVICE_CPU, EXECUTOR_DEVICE_CPU};
+
+/* Two provers in prover-0 and prover-1: tasks one after another go to each in turn (a tie
+ * in tasks in hand goes to the one idle longest), and each proof verifies. */
+static void test_two_provers(void **state) {
+        struct ctx *c = *state;
+        struct executor_prover_info p0, p1, none;
+        struct executor_status status;
+
+        ctx_start_devices(c, &domain, helper_path, two_cpu_provers, 2);
+        assert_int_equal(faccessat(domain.own_dirfd, "prover-0", F_OK, 0), 0);
+        assert_int_equal(faccessat(domain.own_dirfd, "prover-1", F_OK, 0), 0);
+        run_until_prover_settled(c, 0, 60);
+        run_until_prover_settled(c, 1, 60);
+        for (uint64_t id = 1; id <= 4; id++) {
+                submit_roomy(c, id, &snarkjs_job, 0);
+                run_until_done(c, (size_t)id, 120);
+                expect_snarkjs_proof(&c->done[id - 1]);
+        }
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+        assert_int_equal(executor_get_prover(c->executor, 2, &none), -ERANGE);
+        assert_int_equal(p0.proved, 2);
+        assert_int_equal(p1.proved, 2);
+        assert_true(p0.pid > 0 && p1.pid > 0 && p0.pid != p1.pid);
+        assert_true(p0.ready && p1.ready && p0.in_service && p1.in_service);
+        assert_int_equal(p0.device, EXECUTOR_DEVICE_CPU);
+        assert_int_equal(p0.ordinal, -1);
+        assert_string_equal(p0.name, "cpu");
+        assert_string_equal(p1.backend, "cpu");
+        assert_int_equal(p0.in_hand + p1.in_hand, 0);
+        assert_true(p0.srs_bytes > 0 && p1.srs_bytes == p0.srs_bytes);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.n_provers, 2);
+        assert_int_equal(status.provers_in_service, 2);
+        assert_int_equal(status.srs_bytes, p0.srs_bytes + p1.srs_bytes);
+        ctx_stop(c);
+}
+
+/* One of two provers killed while it holds a task: that task fails naming prover-0, and
+ * the work goes on on prover-1 while prover-0 restarts. */
+static void test_one_of_two_provers_killed(void **state) {
+        struct ctx *c = *state;
+        struct executor_prover_info p0, p1;
+        _cleanup_free_ char *flag = tmp_path("prover-fault-once");
+        FILE *f = fopen(flag, "we");
+        int old_pid;
+
+        assert_non_null(f);
+        fclose(f);
+        setenv("CUZK_TEST_PROVER_FAULT", "hang-tail", 1);
+        setenv("CUZK_TEST_PROVER_FAULT_ONCE", flag, 1);
+        ctx_start_devices(c, &domain, helper_path, two_cpu_provers, 2);
+        unsetenv("CUZK_TEST_PROVER_FAULT");
+        unsetenv("CUZK_TEST_PROVER_FAULT_ONCE");
+        run_until_prover_settled(c, 0, 60);
+        run_until_prover_settled(c, 1, 60);
+        submit_roomy(c, 1, &snarkjs_job, 0); /* to prover-0, which hangs in its tail */
+        run_until_released(c, 1, 120);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_equal(p0.in_hand, 1);
+        assert_int_equal(p0.current_task_id, 1);
+        submit_roomy(c, 2, &snarkjs_job, 0); /* to prover-1: prover-0 has one in hand */
+        run_until_done(c, 1, 120);
+        assert_int_equal(c->done[0].task_id, 2);
+        expect_snarkjs_proof(&c->done[0]);
+
+        old_pid = p0.pid;
+        assert_int_equal(kill(old_pid, SIGKILL), 0);
+        run_until_done(c, 2, 30);
+        assert_int_equal(c->done[1].task_id, 1);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_PROVER);
+        assert_non_null(strstr(c->done[1].message, "prover-0"));
+        /* at once, while prover-0 restarts: prover-1 takes it */
+        submit_roomy(c, 3, &snarkjs_job, 0);
+        run_until_done(c, 3, 120);
+        expect_snarkjs_proof(&c->done[2]);
+        run_until_prover_settled(c, 0, 60);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+        assert_int_equal(p0.restarts, 1);
+        assert_int_equal(p0.failed, 1);
+        assert_int_equal(p0.proved, 0);
+        assert_true(p0.in_service);
+        assert_int_not_equal(p0.pid, old_pid);
+        assert_int_equal(p1.proved, 2);
+        assert_int_equal(p1.restarts, 0);
+        ctx_stop(c);
+}
+
+/* A GPU that cannot be opened (ordinal 7: no such device here, or no CUDA in this build)
+ * takes its prover out of service, not restarted; the CPU prover proves. Alone, it leaves
+ * no prover: a synthesized task fails saying so. */
+static void test_device_out_of_service(void **state) {
+        static const int gpu_and_cpu[] = {7, EXECUTOR_DEVICE_CPU};
+        static const int gpu_alone[] = {7};
+        struct ctx *c = *state;
+        struct executor_prover_info p0;
+        struct executor_status status;
+
+        ctx_start_devices(c, &domain, helper_path, gpu_and_cpu, 2);
+        run_until_prover_settled(c, 0, 60);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_false(p0.in_service);
+        assert_int_equal(p0.device, 7);
+        assert_int_equal(p0.pid, 0);
+        submit_roomy(c, 1, &snarkjs_job, 0);
+        run_until_done(c, 1, 120);
+        expect_snarkjs_proof(&c->done[0]);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_equal(p0.restarts, 0);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.n_provers, 2);
+        assert_int_equal(status.provers_in_service, 1);
+        ctx_stop(c);
+
+        assert_int_equal(sd_event_new(&c->event), 0);
+        ctx_start_devices(c, &domain, helper_path, gpu_alone, 1);
+        run_until_prover_settled(c, 0, 60);
+        submit_roomy(c, 2, &snarkjs_job, 0);
+        run_until_done(c, 2, 120);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_PROVER);
+        assert_non_null(strstr(c->done[1].message, "every prover is out of service"));
         ctx_stop(c);
 }
 
@@ -756,6 +912,11 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_rlimit_data, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_slot_free, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_two_provers, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_one_of_two_provers_killed, ctx_setup,
+                                                ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_device_out_of_service, ctx_setup,
+                                                ctx_teardown),
         };
         int r;
 

@@ -153,7 +153,7 @@ static void test_gpu_asked(void **state) {
 
         last_info[0] = 0;
         log_set_sink(capture_sink, NULL);
-        assert_int_equal(prover_backend_new(true, 0, &backend), 0);
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_AUTO, 0, &backend), 0);
         log_set_sink(NULL, NULL);
 #if HAVE_CUDA
         if (gpu_device_count() > 0) {
@@ -173,12 +173,47 @@ static void test_gpu_asked(void **state) {
 
 static void test_gpu_not_asked(void **state) {
         struct prover_backend *backend = NULL;
+        struct prover_device_info info;
         (void)state;
 
-        assert_int_equal(prover_backend_new(false, 0, &backend), 0);
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_CPU, 0, &backend), 0);
         assert_string_equal(backend->ops->name, "cpu");
+        prover_backend_device_info(backend, &info);
+        assert_int_equal(info.ordinal, -1);
+        assert_string_equal(info.name, "cpu");
+        assert_int_equal(info.memory_total_bytes, 0);
         prove_twice_and_verify(backend);
         backend->ops->free(backend);
+}
+
+/* A GPU named by its ordinal is that GPU or an error, never the CPU in its place. */
+static void test_gpu_ordinal(void **state) {
+        struct prover_backend *backend = NULL;
+        struct prover_device_info info;
+        (void)state;
+
+#if HAVE_CUDA
+        int count = gpu_device_count();
+
+        assert_int_equal(prover_backend_new(count > 0 ? count : 0, 0, &backend),
+                         count > 0 ? -EINVAL : -ENODEV);
+        assert_null(backend);
+        if (count <= 0)
+                return;
+        assert_int_equal(prover_backend_new(count - 1, 0, &backend), 0);
+        assert_string_equal(backend->ops->name, "cuda");
+        prover_backend_device_info(backend, &info);
+        assert_int_equal(info.ordinal, count - 1);
+        assert_true(info.name[0] != 0);
+        assert_true(info.memory_total_bytes > 0);
+        assert_true(info.memory_free_bytes > 0 &&
+                    info.memory_free_bytes <= info.memory_total_bytes);
+        backend->ops->free(backend);
+#else
+        (void)info;
+        assert_int_equal(prover_backend_new(0, 0, &backend), -EOPNOTSUPP);
+        assert_null(backend);
+#endif
 }
 
 #if HAVE_CUDA
@@ -204,6 +239,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_gpu_asked),
                 cmocka_unit_test(test_gpu_not_asked),
+                cmocka_unit_test(test_gpu_ordinal),
 #if HAVE_CUDA
                 cmocka_unit_test(test_g2_placement),
 #endif

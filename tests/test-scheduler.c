@@ -83,7 +83,7 @@ static struct ctx *setup_ctx(uint64_t budget_bytes, unsigned slots, unsigned max
         assert_int_equal(
                 scheduler_new(c->event, &c->budget, &options, &callbacks, c, &c->scheduler), 0);
         /* Any non-NULL pointer: the fake ignores it. */
-        scheduler_set_executor(c->scheduler, (struct executor *)c);
+        scheduler_set_executor(c->scheduler, (struct executor *)c, 1);
         return c;
 }
 
@@ -100,6 +100,9 @@ static void dispatch(struct ctx *c) {
                 ;
 }
 
+/* The key_bytes of the next add_job's shape. */
+static uint64_t next_key_bytes;
+
 static struct job *add_job(struct ctx *c, const char *id, int priority, uint64_t submitted,
                            unsigned partitions, enum job_kind kind, uint64_t abc, uint64_t rest,
                            uint64_t shared, const char *circuit) {
@@ -113,8 +116,10 @@ static struct job *add_job(struct ctx *c, const char *id, int priority, uint64_t
         job->inputs.kind = kind;
         job->inputs.partitions = partitions;
         job->partitions = calloc(partitions, sizeof(*job->partitions));
-        job->shape =
-                (struct job_shape){.abc_bytes = abc, .rest_bytes = rest, .shared_bytes = shared};
+        job->shape = (struct job_shape){.abc_bytes = abc,
+                                        .rest_bytes = rest,
+                                        .shared_bytes = shared,
+                                        .key_bytes = next_key_bytes};
         snprintf(job->shape.circuit_id, sizeof(job->shape.circuit_id), "%s", circuit);
         c->jobs[c->n_jobs++] = job;
         scheduler_add(c->scheduler, job);
@@ -420,6 +425,36 @@ static void test_preload(void **state) {
         teardown_ctx(c);
 }
 
+/* Two provers: a circuit reserves its shared bytes plus a second copy of its key, in the
+ * budget check of scheduler_add as in admission, and a preload reserves a copy per prover. */
+static void test_key_copy_per_prover(void **state) {
+        struct ctx *c = setup_ctx(1000, 4, 3);
+        struct job *job, *big;
+        bool already;
+        (void)state;
+
+        scheduler_set_executor(c->scheduler, (struct executor *)c, 2);
+        /* 300 shared, 200 of them the prover's key: 500 for the circuit, 200 per partition */
+        next_key_bytes = 200;
+        job = add_job(c, "j", 0, 1, 2, JOB_SYNTHETIC_PCE, 100, 100, 300, "pce+params");
+        dispatch(c);
+        assert_int_equal(job->state, JOB_RUNNING);
+        assert_int_equal(c->budget.reserved_bytes, 500 + 2 * 200);
+        /* 100 + 100 + 600 + 300 > 1000 with the copy; 900 without it would fit */
+        next_key_bytes = 300;
+        big = add_job(c, "big", 0, 2, 1, JOB_SYNTHETIC_PCE, 100, 100, 600, "big");
+        assert_int_equal(big->state, JOB_FAILED);
+        assert_non_null(strstr(big->error_message, "a key copy per prover"));
+        finish(c, task_of(job, 0), EXECUTOR_OK, NULL);
+        finish(c, task_of(job, 1), EXECUTOR_OK, NULL);
+        assert_int_equal(c->budget.reserved_bytes, 0);
+        assert_int_equal(scheduler_preload(c->scheduler, "srs", 400, &already), 0);
+        assert_int_equal(c->budget.reserved_bytes, 800);
+        assert_int_equal(scheduler_preload(c->scheduler, "other", 101, &already), -ENOSPC);
+        next_key_bytes = 0;
+        teardown_ctx(c);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_order_and_budget),
@@ -430,6 +465,7 @@ int main(void) {
                 cmocka_unit_test(test_cancel_and_pause),
                 cmocka_unit_test(test_preload),
                 cmocka_unit_test(test_slot_free),
+                cmocka_unit_test(test_key_copy_per_prover),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
