@@ -566,11 +566,12 @@ void executor_prover_relay(struct executor *e, struct task *t) {
 }
 
 int executor_prover_cancel(struct executor *e, struct task *t) {
-        struct ipc_task_id cancel = {.task_id = t->spec.task_id};
+        struct ipc_task_id cancel;
         int r;
 
         assert(e);
         assert(t && t->prover);
+        cancel = (struct ipc_task_id){.task_id = t->spec.task_id};
 
         r = ipc_send(t->prover->sock, IPC_CANCEL, &cancel, sizeof(cancel), NULL, 0);
         /* A prover that cannot hear it is dying: its exit finishes the task. */
