@@ -77,6 +77,14 @@ struct executor {
         struct prover_slot *provers;
         unsigned n_provers;
         uint64_t relays; /* tasks relayed so far */
+        struct executor_preload *preloads;
+        unsigned n_preloads;
+};
+
+/* A key every prover loads when it starts (executor_preload_key). */
+struct executor_preload {
+        enum job_kind kind;
+        char *path;
 };
 
 /* A prover cgroup (prover-N) and the prover process in it. */
@@ -96,6 +104,7 @@ struct prover_slot {
         unsigned deaths_in_row; /* for the restart backoff and taking it out of service */
         unsigned in_hand;       /* tasks at this prover */
         uint64_t last_relay;    /* executor.relays when it got its last task (for ties) */
+        unsigned preloads_sent, preloads_done; /* since this process started */
         uint64_t proved, failed;
         uint64_t srs_bytes;
         char backend[16];

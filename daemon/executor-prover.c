@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,64 @@ static void relay_waiting(struct executor *e) {
                         executor_prover_relay(e, t);
 }
 
+static void preload_progress(struct executor *e) {
+        if (e->callbacks.preload_progress)
+                e->callbacks.preload_progress(e->userdata);
+}
+
+/* The preloads this prover process has not been sent yet, in order. */
+static void send_preloads(struct prover_slot *p) {
+        struct executor *e = p->executor;
+        char label[64];
+
+        while (p->ready && p->sock >= 0 && p->preloads_sent < e->n_preloads) {
+                const struct executor_preload *pre = &e->preloads[p->preloads_sent];
+                struct ipc_load_key load;
+                int r;
+
+                memset(&load, 0, sizeof(load));
+                load.kind = pre->kind;
+                snprintf(load.key_path, sizeof(load.key_path), "%s", pre->path);
+                r = ipc_send(p->sock, IPC_LOAD_KEY, &load, sizeof(load), NULL, 0);
+                if (r < 0) {
+                        /* A full socket: the prover hangs (see executor_prover_relay); else
+                         * it is going away, and its successor gets the preloads. */
+                        if (r == -EAGAIN) {
+                                log_error("%s (pid %d) does not read its messages; killing it",
+                                          prover_label(p, label, sizeof(label)), (int)p->pid);
+                                (void)kill(p->pid, SIGKILL);
+                        }
+                        return;
+                }
+                p->preloads_sent++;
+        }
+}
+
+static void on_key_loaded(struct prover_slot *p, struct ipc_key_loaded *answer) {
+        struct executor *e = p->executor;
+        char label[64];
+
+        answer->key_path[sizeof(answer->key_path) - 1] = 0;
+        answer->message[sizeof(answer->message) - 1] = 0;
+        if (p->preloads_done >= p->preloads_sent) {
+                log_warning("Prover %u answered a preload it was not sent (%s)", p->index,
+                            answer->key_path);
+                return;
+        }
+        p->preloads_done++;
+        p->srs_bytes = answer->srs_bytes ? answer->srs_bytes : p->srs_bytes;
+        prover_label(p, label, sizeof(label));
+        if (answer->error < 0)
+                log_error("%s: preloading %s failed: %s", label, answer->key_path,
+                          answer->message[0] ? answer->message : strerror(-answer->error));
+        else if (answer->load_usec)
+                log_info("%s: preloaded %s in %.3f s (the prover holds %" PRIu64 " bytes of keys)",
+                         label, answer->key_path, answer->load_usec / 1e6, p->srs_bytes);
+        if (p->cg_fd >= 0 && e->options.domain->enforcement == CG_ENFORCEMENT_V2)
+                (void)cg_memory_set_min(p->cg_fd, p->srs_bytes);
+        preload_progress(e);
+}
+
 static void on_ready(struct prover_slot *p, struct ipc_prover_ready *ready) {
         char label[64];
 
@@ -172,6 +231,8 @@ static void on_ready(struct prover_slot *p, struct ipc_prover_ready *ready) {
         log_info("Prover %d ready: %s, backend %s on %s", (int)p->pid,
                  prover_label(p, label, sizeof(label)), p->backend, p->device_name);
         relay_waiting(p->executor);
+        send_preloads(p);
+        preload_progress(p->executor);
 }
 
 static void read_prover_messages(struct prover_slot *p) {
@@ -197,6 +258,9 @@ static void read_prover_messages(struct prover_slot *p) {
                         break;
                 case IPC_RESULT:
                         on_result(p, &m.result, n_fds ? fds[0] : -EBADF);
+                        break;
+                case IPC_KEY_LOADED:
+                        on_key_loaded(p, &m.key_loaded);
                         break;
                 default:
                         log_warning("Prover %u sent unexpected message type %" PRIu32, p->index,
@@ -225,6 +289,7 @@ static void prover_forget_process(struct prover_slot *p) {
         p->pidfd = p->sock = -EBADF;
         p->pid = 0;
         p->ready = false;
+        p->preloads_sent = p->preloads_done = 0; /* the next process loads them again */
 }
 
 static int on_restart(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -278,6 +343,8 @@ static void take_out_of_service(struct prover_slot *p, const char *why) {
                                          : "no prover is left in service");
         if (!any_in_service(e))
                 relay_waiting(e); /* each waiting task fails (deferred) */
+        if (e->n_preloads)
+                preload_progress(e);
 }
 
 /* Fails what the dead prover held and schedules its successor, or takes it out of service. */
@@ -317,6 +384,8 @@ static void on_prover_exit(struct prover_slot *p, const siginfo_t *si) {
         }
         p->in_hand = 0;
         p->deaths_in_row++;
+        if (e->n_preloads)
+                preload_progress(e);
         if (!was_ready && si->si_code == CLD_EXITED && si->si_status == IPC_PROVER_EXIT_NO_DEVICE) {
                 snprintf(why, sizeof(why), "its prover (pid %d) could not open the device", pid);
                 take_out_of_service(p, why);
@@ -501,6 +570,51 @@ void executor_provers_stop(struct executor *e) {
         free(e->provers);
         e->provers = NULL;
         e->n_provers = 0;
+        for (unsigned i = 0; i < e->n_preloads; i++)
+                free(e->preloads[i].path);
+        free(e->preloads);
+        e->preloads = NULL;
+        e->n_preloads = 0;
+}
+
+int executor_preload_key(struct executor *e, enum job_kind kind, const char *key_path) {
+        struct executor_preload *preloads;
+        char *path;
+
+        assert(e);
+        assert(key_path);
+        if (strlen(key_path) >= PATH_MAX)
+                return log_error_errno(ENAMETOOLONG, "Preload of %s: the path is too long",
+                                       key_path);
+        for (unsigned i = 0; i < e->n_preloads; i++)
+                if (e->preloads[i].kind == kind && !strcmp(e->preloads[i].path, key_path))
+                        return 0; /* every prover has it, or will */
+        path = strdup(key_path);
+        preloads = realloc(e->preloads, (e->n_preloads + 1) * sizeof(*preloads));
+        if (!path || !preloads) {
+                free(path);
+                if (preloads)
+                        e->preloads = preloads;
+                return log_error_errno(ENOMEM, "Out of memory for a preload");
+        }
+        e->preloads = preloads;
+        e->preloads[e->n_preloads++] = (struct executor_preload){.kind = kind, .path = path};
+        for (unsigned i = 0; i < e->n_provers; i++)
+                send_preloads(&e->provers[i]);
+        return 0;
+}
+
+bool executor_preloads_settled(const struct executor *e) {
+        assert(e);
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                const struct prover_slot *p = &e->provers[i];
+
+                if (p->out_of_service)
+                        continue;
+                if (!p->ready || p->preloads_done < e->n_preloads)
+                        return false;
+        }
+        return true;
 }
 
 /* The ready prover in service with the fewest tasks in hand; on a tie, the one whose last

@@ -102,6 +102,9 @@ struct executor_callbacks {
          * `finished` of the task that held the slot; slots that come free together give
          * one call. */
         void (*slot_free)(void *userdata);
+        /* A prover answered a preload (executor_preload_key) or was lost with some still
+         * unanswered: see executor_preloads_settled(). May be NULL. */
+        void (*preload_progress)(void *userdata);
 };
 
 #define EXECUTOR_MAX_PROVERS 16
@@ -147,6 +150,14 @@ struct executor_status {
 };
 void executor_get_status(const struct executor *executor, struct executor_status *ret);
 
+/* Has every prover load key_path (a .zkey, or the .params of a synthetic circuit) now,
+ * before a task needs it, and again whenever it restarts; each load is logged with its
+ * time, or its error naming the file. -ENOMEM, -ENAMETOOLONG. */
+int executor_preload_key(struct executor *executor, enum job_kind kind, const char *key_path);
+/* Whether every prover in service has answered every preload since it (re)started; a
+ * failed load counts as answered (it was logged). */
+bool executor_preloads_settled(const struct executor *executor);
+
 /* Prover `index` (0 .. n_provers - 1), in cgroup prover-<index>. */
 struct executor_prover_info {
         int device;          /* as configured: a GPU ordinal, EXECUTOR_DEVICE_CPU or _AUTO */
@@ -157,6 +168,7 @@ struct executor_prover_info {
         int cg_fd;           /* -EBADF under RLIMIT_DATA */
         bool ready, in_service;
         unsigned in_hand;         /* tasks sent and not answered */
+        unsigned preloads_done;   /* preloads answered since it (re)started */
         uint64_t current_task_id; /* the oldest of them; 0 for none */
         uint64_t proved, failed;  /* tasks answered with a proof, tasks failed with it */
         unsigned restarts;

@@ -39,6 +39,10 @@ static size_t payload_bytes(uint32_t type) {
                 return sizeof(struct ipc_prover_ready);
         case IPC_RESULT:
                 return sizeof(struct ipc_result);
+        case IPC_LOAD_KEY:
+                return sizeof(struct ipc_load_key);
+        case IPC_KEY_LOADED:
+                return sizeof(struct ipc_key_loaded);
         default:
                 return 0;
         }

@@ -9,7 +9,9 @@
  *                           IPC_FAILED        the input could not be used
  *   supervisor -> prover    IPC_PROVE         + a/b/c memfd, witness memfd
  *                           IPC_CANCEL        drop a task
+ *                           IPC_LOAD_KEY      load a key now (a preload)
  *   prover -> supervisor    IPC_PROVER_READY  once at start
+ *                           IPC_KEY_LOADED    the answer to IPC_LOAD_KEY
  *                           IPC_ABC_RELEASED  a/b/c unmapped and closed
  *                           IPC_RESULT        + a memfd with the proof (success)
  *
@@ -34,6 +36,8 @@ enum ipc_type {
         IPC_PROVER_READY,
         IPC_ABC_RELEASED,
         IPC_RESULT,
+        IPC_LOAD_KEY,
+        IPC_KEY_LOADED,
 };
 
 #define IPC_MESSAGE_TEXT 512
@@ -98,6 +102,22 @@ struct ipc_result {
         uint64_t proof_bytes, proof_json_bytes, public_json_bytes;
 };
 
+/* A key to load before any task needs it (in the order of the prover's tasks). */
+struct ipc_load_key {
+        uint32_t kind; /* enum job_kind */
+        uint32_t reserved;
+        char key_path[PATH_MAX];
+};
+
+struct ipc_key_loaded {
+        int32_t error; /* 0 or a negative errno; message says what failed */
+        uint32_t reserved;
+        uint64_t load_usec; /* 0: it was loaded before */
+        uint64_t srs_bytes; /* every key the prover holds */
+        char key_path[PATH_MAX];
+        char message[IPC_MESSAGE_TEXT];
+};
+
 struct ipc_message {
         uint32_t type; /* enum ipc_type */
         uint32_t reserved;
@@ -109,6 +129,8 @@ struct ipc_message {
                 struct ipc_task_id task_id;
                 struct ipc_prover_ready prover_ready;
                 struct ipc_result result;
+                struct ipc_load_key load_key;
+                struct ipc_key_loaded key_loaded;
         };
 };
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cuzkd --prover FD THREADS GPU: the prover process. It lives in its own
- * cgroup (prover-0) for as long as the supervisor runs, keeps the proving
+ * cuzkd --prover FD THREADS DEVICE: a prover process. It lives in its own
+ * cgroup (prover-N) for as long as the supervisor runs, keeps the proving
  * keys it has loaded (prover-keys.h), and proves the tasks whose memfds the
  * supervisor relays, in the split shape of prover-backend.h:
  *
- *   main thread     reads IPC_PROVE / IPC_CANCEL from FD and queues them;
- *   start thread    loads the key, maps a/b/c privately, prove_start, then
+ *   main thread     reads IPC_PROVE / IPC_CANCEL / IPC_LOAD_KEY from FD and
+ *                   queues them;
+ *   start thread    loads the key (a preload: only that, answered with
+ *                   IPC_KEY_LOADED), maps a/b/c privately, prove_start, then
  *                   unmaps and closes a/b/c and says IPC_ABC_RELEASED;
  *   finish thread   prove_finish (the B_G2 tail) of partition N while the
  *                   start thread is on partition N + 1, then IPC_RESULT
@@ -53,6 +55,7 @@ struct prove_job {
         struct prover_partial *partial;
         bool canceled; /* under prover.lock */
         uint64_t srs_load_usec, start_usec, tail_usec;
+        bool load_only; /* IPC_LOAD_KEY: request.task has the kind and key_path only */
         struct prove_job *next;
 };
 
@@ -203,6 +206,23 @@ static int job_start(struct prover *p, struct prove_job *job) {
         return r;
 }
 
+/* IPC_LOAD_KEY's work, in the start thread like any key load: the answer says how it went. */
+static void job_load_key(struct prover *p, struct prove_job *job) {
+        struct ipc_key_loaded answer;
+        const struct groth16_pk *pk;
+        int r;
+
+        memset(&answer, 0, sizeof(answer));
+        r = prover_keys_get(p->keys, (enum job_kind)job->request.task.kind,
+                            job->request.task.key_path, &pk, &answer.load_usec);
+        answer.error = r < 0 ? r : 0;
+        if (r < 0)
+                snprintf(answer.message, sizeof(answer.message), "%s", ipc_log_last_error());
+        answer.srs_bytes = prover_keys_bytes(p->keys);
+        snprintf(answer.key_path, sizeof(answer.key_path), "%s", job->request.task.key_path);
+        (void)send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
+}
+
 static void *start_thread(void *userdata) {
         struct prover *p = userdata;
 
@@ -222,6 +242,10 @@ static void *start_thread(void *userdata) {
                 job = p->in_start = queue_pop(&p->start_queue);
                 pthread_mutex_unlock(&p->lock);
 
+                if (job->load_only) {
+                        job_load_key(p, job);
+                        goto drop;
+                }
                 if (job_canceled(p, job)) {
                         send_canceled(p, job);
                         goto drop;
@@ -425,6 +449,31 @@ static void receive_prove(struct prover *p, const struct ipc_prove *request, int
         pthread_mutex_unlock(&p->lock);
 }
 
+static void receive_load_key(struct prover *p, const struct ipc_load_key *request) {
+        struct prove_job *job = calloc(1, sizeof(*job));
+
+        if (!job) {
+                struct ipc_key_loaded answer;
+
+                memset(&answer, 0, sizeof(answer));
+                answer.error = -ENOMEM;
+                snprintf(answer.key_path, sizeof(answer.key_path), "%.*s",
+                         (int)sizeof(request->key_path) - 1, request->key_path);
+                snprintf(answer.message, sizeof(answer.message), "out of memory");
+                (void)send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
+                return;
+        }
+        job->abc_fd = job->w_fd = -EBADF;
+        job->load_only = true;
+        job->request.task.kind = request->kind;
+        memcpy(job->request.task.key_path, request->key_path, sizeof(request->key_path));
+        job->request.task.key_path[PATH_MAX - 1] = 0;
+        pthread_mutex_lock(&p->lock);
+        queue_push(&p->start_queue, job);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+}
+
 static void mark_canceled(struct job_queue *q, uint64_t task_id) {
         for (struct prove_job *j = q->head; j; j = j->next)
                 if (j->request.task.task_id == task_id)
@@ -532,6 +581,8 @@ int prover_main(int argc, char **argv) {
                         receive_prove(&p, &message.prove, fds);
                 else if (message.type == IPC_CANCEL)
                         receive_cancel(&p, message.task_id.task_id);
+                else if (message.type == IPC_LOAD_KEY)
+                        receive_load_key(&p, &message.load_key);
                 else {
                         for (size_t i = 0; i < n_fds; i++)
                                 close(fds[i]);

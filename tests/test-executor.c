@@ -26,7 +26,9 @@
  *  10. two provers (prover-0, prover-1) take tasks in turn; one killed while it
  *      holds a task fails that task and the other proves meanwhile; a GPU that
  *      cannot be opened is out of service, and with no prover left a task
- *      fails saying so.
+ *      fails saying so;
+ *  11. preloaded keys: loaded by every prover before a task, a missing one
+ *      answered as a failure, loaded again by a restarted prover.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -86,7 +88,7 @@ struct record {
         char message[512];
         bool oom_killed;
         bool released_before;
-        uint64_t synthesis_usec, gpu_stage_usec, g2_tail_usec, worker_peak_bytes;
+        uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec, worker_peak_bytes;
         uint8_t proof[FILECOIN_PROOF_BYTES];
         size_t proof_size;
         char *proof_json, *public_json;
@@ -102,6 +104,7 @@ struct ctx {
         size_t n_released;
         size_t n_slot_free;
         size_t done_at_slot_free[8]; /* n_done when slot_free came */
+        size_t n_preload_progress;
 };
 
 /* ---- helpers --------------------------------------------------------------------------- */
@@ -146,6 +149,7 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
                 .oom_killed = result->oom_killed,
                 .released_before = was_released(c, task_id),
                 .synthesis_usec = result->synthesis_usec,
+                .srs_load_usec = result->srs_load_usec,
                 .gpu_stage_usec = result->gpu_stage_usec,
                 .g2_tail_usec = result->g2_tail_usec,
                 .worker_peak_bytes = result->worker_peak_bytes,
@@ -175,10 +179,17 @@ static void on_slot_free(void *userdata) {
         c->n_slot_free++;
 }
 
+static void on_preload_progress(void *userdata) {
+        struct ctx *c = userdata;
+
+        c->n_preload_progress++;
+}
+
 static const struct executor_callbacks callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
         .slot_free = on_slot_free,
+        .preload_progress = on_preload_progress,
 };
 
 /* Set: the next sendmsg() of this process (the task to a worker, from inside
@@ -633,6 +644,61 @@ static void test_device_out_of_service(void **state) {
         ctx_stop(c);
 }
 
+/* Runs the loop until every prover has answered every preload, or fails. */
+static void run_until_preloaded(struct ctx *c, unsigned timeout_s) {
+        uint64_t end = now_sec() + timeout_s;
+
+        while (!executor_preloads_settled(c->executor)) {
+                if (now_sec() > end)
+                        fail_msg("preloads not settled in %u s", timeout_s);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+}
+
+/* Preloaded keys: both provers load them before any task (the task then loads nothing),
+ * a missing file is an answered failure, and a restarted prover loads them again. */
+static void test_preload(void **state) {
+        struct ctx *c = *state;
+        struct executor_prover_info p0, p1;
+        _cleanup_free_ char *missing = tmp_path("missing.zkey");
+        int old_pid;
+
+        ctx_start_devices(c, &domain, helper_path, two_cpu_provers, 2);
+        assert_int_equal(
+                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path), 0);
+        assert_int_equal(executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, missing), 0);
+        /* the same key again is no second load */
+        assert_int_equal(
+                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path), 0);
+        assert_false(executor_preloads_settled(c->executor));
+        run_until_preloaded(c, 120);
+        assert_true(c->n_preload_progress >= 4);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+        assert_int_equal(p0.preloads_done, 2);
+        assert_int_equal(p1.preloads_done, 2);
+        assert_true(p0.srs_bytes > 0);
+        assert_int_equal(p1.srs_bytes, p0.srs_bytes);
+        assert_int_equal(c->n_done, 0);
+
+        submit_roomy(c, 1, &snarkjs_job, 0);
+        run_until_done(c, 1, 120);
+        expect_snarkjs_proof(&c->done[0]);
+        assert_int_equal(c->done[0].srs_load_usec, 0); /* loaded before */
+
+        old_pid = p1.pid;
+        assert_int_equal(kill(old_pid, SIGKILL), 0);
+        while (executor_preloads_settled(c->executor))
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        run_until_preloaded(c, 120);
+        assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+        assert_int_not_equal(p1.pid, old_pid);
+        assert_int_equal(p1.preloads_done, 2);
+        assert_int_equal(p1.srs_bytes, p0.srs_bytes);
+        assert_int_equal(p1.proved, 0);
+        ctx_stop(c);
+}
+
 static void test_corrupt_witness(void **state) {
         struct ctx *c = *state;
         _cleanup_free_ char *wtns = fixture_file("bits", "wtns");
@@ -917,6 +983,7 @@ int main(int argc, char **argv) {
                                                 ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_device_out_of_service, ctx_setup,
                                                 ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_preload, ctx_setup, ctx_teardown),
         };
         int r;
 
