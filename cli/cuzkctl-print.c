@@ -53,6 +53,10 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
                         : p->ready     ? "ready"
                                        : "starting",
                         p->partitions_proved, p->partitions_failed, p->restarts, p->in_hand);
+                if (p->srs_bytes) {
+                        format_bytes(a, sizeof(a), p->srs_bytes);
+                        fprintf(f, ", keys %s", a);
+                }
                 if (p->current_job_id[0])
                         fprintf(f, ", running %s", p->current_job_id);
                 fputc('\n', f);

@@ -285,6 +285,25 @@ static int parse_devices(const char *value, void *field) {
         return 0;
 }
 
+/* Circuit ids separated by spaces: each an absolute path, or two joined by '+'. */
+static int parse_preload(const char *value, void *field) {
+        char buf[sizeof(((struct config *)0)->preload)], *save = NULL;
+        unsigned n = 0;
+
+        if (strlen(value) >= sizeof(buf))
+                return -ERANGE;
+        snprintf(buf, sizeof(buf), "%s", value);
+        for (char *id = strtok_r(buf, " \t", &save); id; id = strtok_r(NULL, " \t", &save)) {
+                const char *plus = strchr(id, '+');
+
+                if (id[0] != '/' || (plus && (plus[1] != '/' || strchr(plus + 1, '+'))) ||
+                    ++n > CONFIG_DEVICES_MAX)
+                        return -EINVAL;
+        }
+        snprintf(field, sizeof(buf), "%s", value);
+        return 0;
+}
+
 #define SIZE_EXPECTED "a byte count with an optional K, M, G or T suffix (powers of 1024)"
 #define KEY(s, n, p, f, w, e)                                                              \
         {                                                                                  \
@@ -330,6 +349,9 @@ static const struct config_key config_keys[] = {
         KEY("Prover", "Devices", parse_devices, devices, "a device list",
             "all, or up to 16 GPU ordinals (0 to 255, each once) and cpu entries separated by "
             "spaces or commas"),
+        KEY("Prover", "Preload", parse_preload, preload, "a circuit list",
+            "up to 16 circuit ids separated by spaces, each a .zkey path or PCE+PARAMS, "
+            "absolute paths, 4095 characters in all"),
 };
 
 static const char *const config_sections[] = {"Daemon", "Memory", "Scheduler", "Prover"};

@@ -62,6 +62,9 @@ struct config {
         unsigned prover_threads;       /* Threads=0: all */
         enum config_tristate gpu;      /* GPU=auto */
         struct config_devices devices; /* Devices=all */
+        /* Preload= (empty): circuits every prover loads at start, before READY=1, separated
+         * by spaces: a .zkey path, or PCE+PARAMS (the circuit ids jobs use) */
+        char preload[4096];
 };
 
 /* The defaults. */

@@ -32,6 +32,7 @@
 #include "daemon/api/api-server.h"
 #include "daemon/devices.h"
 #include "daemon/handlers.h"
+#include "daemon/preload.h"
 #include "daemon/message-ids.h"
 #include "daemon/helper-main.h"
 #include "daemon/log-journal.h"
@@ -236,6 +237,59 @@ static void note_restart_only(const struct config *old, const struct config *new
                            keys[i].size) != 0)
                         log_warning("reload: %s= changed; it takes effect when cuzkd restarts",
                                     keys[i].key);
+        /* These two by value: their padding and the bytes after the string are not. */
+        bool devices_changed = old->devices.all != new->devices.all ||
+                               old->devices.n != new->devices.n ||
+                               memcmp(old->devices.ordinals, new->devices.ordinals,
+                                      new->devices.n * sizeof(new->devices.ordinals[0])) != 0;
+        if (devices_changed)
+                log_warning("reload: Devices= changed; it takes effect when cuzkd restarts");
+        if (strcmp(old->preload, new->preload) != 0)
+                log_warning("reload: Preload= changed; it takes effect when cuzkd restarts "
+                            "(PreloadSRS preloads a circuit now)");
+}
+
+/* READY=1 once every prover in service holds the Preload= circuits (at once without
+ * any); until then the start timeout is extended and the status line counts the loads. */
+static void notify_ready_when_preloaded(struct cuzkd *d) {
+        if (d->ready_sent || !d->executor || !executor_preloads_settled(d->executor))
+                return;
+        d->preload_timer = sd_event_source_disable_unref(d->preload_timer);
+        if (d->n_preloads)
+                log_info("Preload=: every prover holds its circuits after %.1f s; ready",
+                         (double)(clock_now_usec() - d->start_usec) / 1e6);
+        (void)sd_notify(false, "READY=1");
+        d->ready_sent = true;
+        notify_status(d);
+}
+
+#define PRELOAD_EXTEND_USEC (30 * 1000000ull)
+#define PRELOAD_TICK_USEC (10 * 1000000ull)
+
+static int on_preload_tick(sd_event_source *s, uint64_t usec, void *userdata) {
+        struct cuzkd *d = userdata;
+        struct executor_status status;
+        unsigned done = 0;
+
+        executor_get_status(d->executor, &status);
+        for (unsigned i = 0; i < status.n_provers; i++) {
+                struct executor_prover_info info;
+
+                if (executor_get_prover(d->executor, i, &info) >= 0 && info.in_service)
+                        done += info.preloads_done;
+        }
+        (void)sd_notifyf(false,
+                         "EXTEND_TIMEOUT_USEC=%llu\nSTATUS=Preloading %u circuit(s): %u of %u "
+                         "loads done",
+                         PRELOAD_EXTEND_USEC, d->n_preloads, done,
+                         d->n_preloads * status.provers_in_service);
+        (void)sd_event_source_set_time(s, usec + PRELOAD_TICK_USEC);
+        (void)sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+        return 0;
+}
+
+static void on_preload_progress(void *userdata) {
+        notify_ready_when_preloaded(userdata);
 }
 
 /* SIGHUP (systemctl reload): the configuration files again. LogLevel=,
@@ -260,7 +314,8 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
         if (r < 0) {
                 log_error_errno(r, "reload: the configuration did not load (above); keeping "
                                    "the running one");
-                (void)sd_notify(false, "READY=1");
+                if (d->ready_sent)
+                        (void)sd_notify(false, "READY=1");
                 return 0;
         }
         note_restart_only(&d->config, &new);
@@ -273,7 +328,8 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
         d->config = new;
         scheduler_reconfigure(d->scheduler, new.max_attempts);
         log_info("reload: configuration from %s applied", saved_overrides.config_path);
-        (void)sd_notify(false, "READY=1");
+        if (d->ready_sent) /* else READY=1 comes when the preloads are in */
+                (void)sd_notify(false, "READY=1");
         notify_status(d);
         return 0;
 }
@@ -404,7 +460,8 @@ static int listen_api(struct cuzkd *d, struct api_server *server) {
 }
 
 static int run(struct cuzkd *d) {
-        struct scheduler_callbacks callbacks = {.job_ended = cuzkd_job_ended};
+        struct scheduler_callbacks callbacks = {.job_ended = cuzkd_job_ended,
+                                                .preload_progress = on_preload_progress};
         struct scheduler_options options = {.max_attempts = d->config.max_attempts};
         struct api_server_options server_options = {.max_message_bytes =
                                                             d->config.max_message_bytes};
@@ -480,13 +537,20 @@ static int run(struct cuzkd *d) {
                            d->config.socket_path, d->budget.total_bytes,
                            d->pressure ? pressure_trigger_count(d->pressure) : 0, d->bpf.summary,
                            d->enforcement, d->config.spool_dir);
-                (void)sd_notify(false, "READY=1");
-                notify_status(d);
+                d->n_preloads = preload_configured(d);
+                if (!executor_preloads_settled(d->executor)) {
+                        (void)sd_notifyf(false, "EXTEND_TIMEOUT_USEC=%llu", PRELOAD_EXTEND_USEC);
+                        (void)sd_event_add_time_relative(d->event, &d->preload_timer,
+                                                         CLOCK_MONOTONIC, PRELOAD_TICK_USEC, 0,
+                                                         on_preload_tick, d);
+                }
+                notify_ready_when_preloaded(d);
                 r = sd_event_loop(d->event);
                 if (r < 0)
                         log_error_errno(r, "The event loop failed: %m");
         }
 
+        d->preload_timer = sd_event_source_disable_unref(d->preload_timer);
         /* The server first: its open calls are abandoned, which forgets their waiters. */
         api_server_free(server);
         job_table_drop_waiters(&d->table);

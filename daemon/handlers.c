@@ -12,6 +12,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/handlers.h"
+#include "daemon/preload.h"
 #include "daemon/log-journal.h"
 
 /* A job id unique across restarts: a count and random bits. */
@@ -236,47 +237,34 @@ static int on_get_metrics(struct api_call *call, const Cuzk__V1__GetMetricsReque
         return api_reply(call, &response.base);
 }
 
-/* Circuit ids are the paths of the circuit's SRS files (.zkey, .params): the bytes a
- * preload reserves are the file's size. */
-static int circuit_file_bytes(struct api_call *call, const char *circuit_id, uint64_t *ret) {
-        struct stat st;
-
-        if (!circuit_id || !*circuit_id)
-                return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
-                                       "circuit_id is required");
-        if (stat(circuit_id, &st) < 0 || !S_ISREG(st.st_mode))
-                return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
-                                       "circuit %s: no such file; cuzkd's circuit ids are the "
-                                       "paths of .zkey files",
-                                       circuit_id);
-        *ret = (uint64_t)st.st_size;
-        return 1;
-}
-
+/* Reserves the circuit's bytes and has every prover load its key now (preload.h); the
+ * answer comes at once, the loads go on in the provers (logged, with their times). */
 static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsRequest *request,
                           void *userdata) {
         struct cuzkd *d = userdata;
         Cuzk__V1__PreloadSrsResponse response = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+        char message[1024];
         uint64_t bytes = 0;
         bool already;
         int r;
 
-        r = circuit_file_bytes(call, request->circuit_id, &bytes);
-        if (r <= 0)
-                return r;
-        r = scheduler_preload(d->scheduler, request->circuit_id, bytes, &already);
+        if (!request->circuit_id || !*request->circuit_id)
+                return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
+                                       "circuit_id is required");
+        r = preload_circuit(d, request->circuit_id, &already, &bytes, message, sizeof(message));
+        if (r == -ENOENT)
+                return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
+                                       "%s; cuzkd's circuit ids are the path of a .zkey, or "
+                                       "PCE+PARAMS",
+                                       message);
         if (r == -ENOSPC)
-                return api_reply_error(call, GRPC_STATUS_RESOURCE_EXHAUSTED,
-                                       "circuit %s: %" PRIu64 " bytes do not fit the memory "
-                                       "budget (%" PRIu64 " of %" PRIu64 " bytes reserved)",
-                                       request->circuit_id, bytes, d->budget.reserved_bytes,
-                                       d->budget.total_bytes);
+                return api_reply_error(call, GRPC_STATUS_RESOURCE_EXHAUSTED, "%s", message);
+        if (r == -EINVAL)
+                return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "%s", message);
         if (r < 0)
                 return r;
-        /* The prover loads an SRS when a partition of its circuit first needs it; a preload
-         * only holds its bytes in the budget so that nothing else takes them. */
-        log_info("PreloadSRS %s: %" PRIu64 " bytes reserved from the memory budget%s; the "
-                 "prover loads it on first use",
+        log_info("PreloadSRS %s: %" PRIu64 " bytes reserved from the memory budget%s; every "
+                 "prover loads it now",
                  request->circuit_id, bytes, already ? " (already reserved)" : "");
         response.already_loaded = already;
         response.load_time_ms = 0;

@@ -42,6 +42,10 @@ struct cuzkd {
         uint64_t start_usec; /* CLOCK_MONOTONIC */
         uint64_t job_counter;
         bool stopping; /* SIGTERM: no new jobs */
+        /* READY=1 waits for the Preload= circuits (cuzkd.c) */
+        unsigned n_preloads;
+        bool ready_sent;
+        sd_event_source *preload_timer;
 };
 
 /* The handlers of cuzk.v1.ProvingEngine; userdata is the struct cuzkd. */

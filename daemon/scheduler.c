@@ -424,8 +424,8 @@ void scheduler_foreach_circuit(const struct scheduler *s, scheduler_circuit_fn f
                 fn(userdata, c->id, c->bytes, c->refs, c->preloaded);
 }
 
-int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t bytes,
-                      bool *ret_already) {
+int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t shared_bytes,
+                      uint64_t key_bytes, bool *ret_already) {
         struct circuit *c;
 
         assert(s);
@@ -440,7 +440,10 @@ int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t byte
                 }
                 return 0;
         }
-        return circuit_new(s, circuit_id, bytes * s->n_provers, true);
+        return circuit_new(s, circuit_id,
+                           circuit_bytes(s, &(struct job_shape){.shared_bytes = shared_bytes,
+                                                                .key_bytes = key_bytes}),
+                           true);
 }
 
 int scheduler_evict(struct scheduler *s, const char *circuit_id, uint64_t *ret_freed_bytes) {
@@ -632,8 +635,16 @@ static void on_slot_free(void *userdata) {
         kick(userdata);
 }
 
+static void on_preload_progress(void *userdata) {
+        struct scheduler *s = userdata;
+
+        if (s->callbacks.preload_progress)
+                s->callbacks.preload_progress(s->userdata);
+}
+
 const struct executor_callbacks scheduler_executor_callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
         .slot_free = on_slot_free,
+        .preload_progress = on_preload_progress,
 };

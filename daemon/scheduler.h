@@ -31,6 +31,8 @@ struct scheduler_options {
 struct scheduler_callbacks {
         /* The job ended (job->state is final): called once per job. */
         void (*job_ended)(void *userdata, struct job *job);
+        /* The executor's preload_progress, passed on. May be NULL. */
+        void (*preload_progress)(void *userdata);
 };
 
 struct scheduler_stats {
@@ -88,10 +90,11 @@ typedef void (*scheduler_circuit_fn)(void *userdata, const char *circuit_id, uin
                                      unsigned refs, bool preloaded);
 void scheduler_foreach_circuit(const struct scheduler *scheduler, scheduler_circuit_fn fn,
                                void *userdata);
-/* Reserves a circuit's shared bytes ahead of its jobs (PreloadSRS): -ENOSPC when they do
+/* Reserves a circuit's shared bytes (key_bytes of them copied by each prover, see
+ * scheduler_set_executor) ahead of its jobs (PreloadSRS, Preload=): -ENOSPC when they do
  * not fit. *ret_already: it was reserved already (preloaded, or partitions run). */
-int scheduler_preload(struct scheduler *scheduler, const char *circuit_id, uint64_t bytes,
-                      bool *ret_already);
+int scheduler_preload(struct scheduler *scheduler, const char *circuit_id, uint64_t shared_bytes,
+                      uint64_t key_bytes, bool *ret_already);
 /* Drops a preload: *ret_freed_bytes what went back to the budget (0 while partitions of the
  * circuit still run). -ENOENT when it was not preloaded. */
 int scheduler_evict(struct scheduler *scheduler, const char *circuit_id, uint64_t *ret_freed_bytes);

@@ -89,6 +89,7 @@ static void test_defaults(void **state) {
         assert_int_equal(c.gpu, CONFIG_AUTO);
         assert_true(c.devices.all);
         assert_int_equal(c.devices.n, 0);
+        assert_string_equal(c.preload, "");
         assert_int_equal(test_log_errors(), 0);
 
         /* config_load_file() leaves a missing file to its caller. */
@@ -118,6 +119,7 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->gpu, b->gpu);
         assert_int_equal(a->devices.all, b->devices.all);
         assert_int_equal(a->devices.n, b->devices.n);
+        assert_string_equal(a->preload, b->preload);
         for (unsigned i = 0; i < a->devices.n; i++)
                 assert_int_equal(a->devices.ordinals[i], b->devices.ordinals[i]);
 }
@@ -165,8 +167,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 20);
-        assert_int_equal(documented, 20);
+        assert_int_equal(keys, 21);
+        assert_int_equal(documented, 21);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -200,7 +202,8 @@ static void test_every_key(void **state) {
                             "[Prover]\n"
                             "Threads=48\n"
                             "GPU=no\n"
-                            "Devices=1, 0 cpu\tcpu\n");
+                            "Devices=1, 0 cpu\tcpu\n"
+                            "Preload=/srv/a.zkey  /srv/c.pce+/srv/c.params\n");
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_string_equal(c.socket_path, "/run/test/x.sock");
         assert_int_equal(c.socket_mode, 0600);
@@ -227,6 +230,7 @@ static void test_every_key(void **state) {
         assert_int_equal(c.devices.ordinals[1], 0);
         assert_int_equal(c.devices.ordinals[2], CONFIG_DEVICE_CPU);
         assert_int_equal(c.devices.ordinals[3], CONFIG_DEVICE_CPU);
+        assert_string_equal(c.preload, "/srv/a.zkey  /srv/c.pce+/srv/c.params");
 
         /* The other spellings of the enums. */
         write_file(f->conf, "[Daemon]\nLogTarget=stderr\nLogLevel=3\n"
@@ -327,6 +331,11 @@ static void test_errors(void **state) {
         assert_refused(f, "[Prover]\nDevices= , \n", 2, "key Devices: ',' is not");
         assert_refused(f, "[Prover]\nDevices=0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", 2,
                        "key Devices: '0 1 2");
+        assert_refused(f, "[Prover]\nPreload=a.zkey\n", 2,
+                       "key Preload: 'a.zkey' is not a circuit list, expected up to 16 circuit "
+                       "ids separated by spaces, each a .zkey path or PCE+PARAMS");
+        assert_refused(f, "[Prover]\nPreload=/c.pce+c.params\n", 2, "key Preload: '/c.pce+");
+        assert_refused(f, "[Prover]\nPreload=/a+/b+/c\n", 2, "key Preload: '/a+/b+/c' is not");
         assert_refused(f, "[Memory]\nBPF=maybe\n", 2,
                        "key BPF: 'maybe' is not a BPF setting, expected auto, yes or no");
         assert_refused(f, "[Daemon]\nSocket=run/cuzk.sock\n", 2,

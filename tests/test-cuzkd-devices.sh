@@ -78,6 +78,29 @@ p0=$(prover_count 0 proved) p1=$(prover_count 1 proved)
 check "8 partitions proved (prover 0: $p0, prover 1: $p1)" test $((p0 + p1)) -eq 8
 stop_cuzkd
 
+# Preload=: every prover loads the circuit at start, before any job (the log says when
+# all are in; under systemd READY=1 waits for it), and the first job loads nothing.
+printf '[Prover]\nDevices=cpu cpu\nThreads=1\nPreload=%s\n' "$ZKEY" >"$DIR/preload.conf"
+start_cuzkd --max-workers 2 --budget 2G --config "$DIR/preload.conf"
+for _ in $(seq 100); do
+        grep -q "Preload=: every prover holds its circuits" "$LOG" && break
+        sleep 0.1
+done
+check "the log says when every prover holds the Preload= circuits" \
+        grep -q "Preload=: every prover holds its circuits after .* s; ready" "$LOG"
+check "both provers preloaded the .zkey" \
+        test "$(grep -c "prover-[01]): preloaded $ZKEY in" "$LOG")" = 2
+check "both hold keys before any job: $(prover_line 0); $(prover_line 1)" \
+        test "$(ctl status | grep -c '^prover [01]: .*, keys [1-9]')" = 2
+job=$(submit_job)
+out=$(ctl await -w 30000 "$job")
+check "the first job loads no key: $(grep '^time' <<<"$out")" grep -q "srs load 0 ms" <<<"$out"
+out=$(ctl preload /nonexistent.zkey 2>&1)
+status=$?
+check "PreloadSRS of a missing file fails as NOT_FOUND: $out" \
+        test "$status" -ne 0 -a -n "$(grep NOT_FOUND <<<"$out")"
+stop_cuzkd
+
 # A GPU ordinal this host does not have: cuzkd refuses to start and says which.
 printf '[Prover]\nDevices=cpu 9\n' >"$DIR/missing.conf"
 "$CUZKD" --config "$DIR/missing.conf" --socket "$SOCK" --spool-dir "$SPOOL" >"$DIR/missing.log" 2>&1

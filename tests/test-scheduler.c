@@ -404,11 +404,11 @@ static void test_preload(void **state) {
         struct job *job;
         (void)state;
 
-        assert_int_equal(scheduler_preload(c->scheduler, "srs", 500, &already), 0);
+        assert_int_equal(scheduler_preload(c->scheduler, "srs", 500, 500, &already), 0);
         assert_false(already);
-        assert_int_equal(scheduler_preload(c->scheduler, "srs", 500, &already), 0);
+        assert_int_equal(scheduler_preload(c->scheduler, "srs", 500, 500, &already), 0);
         assert_true(already);
-        assert_int_equal(scheduler_preload(c->scheduler, "other", 600, &already), -ENOSPC);
+        assert_int_equal(scheduler_preload(c->scheduler, "other", 600, 600, &already), -ENOSPC);
         scheduler_foreach_circuit(c->scheduler, count_circuit, &n);
         assert_int_equal(n, 1);
         /* A job of the preloaded circuit does not reserve its bytes again. */
@@ -448,9 +448,9 @@ static void test_key_copy_per_prover(void **state) {
         finish(c, task_of(job, 0), EXECUTOR_OK, NULL);
         finish(c, task_of(job, 1), EXECUTOR_OK, NULL);
         assert_int_equal(c->budget.reserved_bytes, 0);
-        assert_int_equal(scheduler_preload(c->scheduler, "srs", 400, &already), 0);
+        assert_int_equal(scheduler_preload(c->scheduler, "srs", 400, 400, &already), 0);
         assert_int_equal(c->budget.reserved_bytes, 800);
-        assert_int_equal(scheduler_preload(c->scheduler, "other", 101, &already), -ENOSPC);
+        assert_int_equal(scheduler_preload(c->scheduler, "other", 101, 101, &already), -ENOSPC);
         next_key_bytes = 0;
         teardown_ctx(c);
 }
