@@ -9,6 +9,7 @@
 #include "binfile.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "zk/big_alloc.h"
 
 #define WTNS_MAX_VERSION 2
 #define WTNS_SECTION_HEADER 1
@@ -41,7 +42,7 @@ static int wtns_read_values(struct wtns *w, const struct binfile *bf) {
                 return log_error_errno(EBADMSG, "%s: witness has no values, expected at least 1",
                                        bf->path);
 
-        w->values = malloc((size_t)w->n_values * sizeof(fr_t));
+        w->values = big_alloc((size_t)w->n_values * sizeof(fr_t));
         if (!w->values)
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu32 " witness values",
                                        bf->path, w->n_values);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "common/cleanup.h"
+#include "zk/big_alloc.h"
 #include "zkey.h"
 
 void zkey_to_groth16_pk(const struct zkey *zk, struct groth16_pk *ret) {
@@ -34,9 +35,9 @@ static int zkey_matrix(const struct zkey *zk, uint32_t matrix, struct sparse_mat
         _cleanup_free_ fr_t *coeffs = NULL;
         size_t n = 0;
 
-        rows = malloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*rows));
-        cols = malloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*cols));
-        coeffs = malloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*coeffs));
+        rows = big_alloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*rows));
+        cols = big_alloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*cols));
+        coeffs = big_alloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*coeffs));
         if (!rows || !cols || !coeffs)
                 return -ENOMEM;
         for (uint32_t i = 0; i < zk->n_coefs; i++) {

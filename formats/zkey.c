@@ -10,6 +10,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "points.h"
+#include "zk/big_alloc.h"
 #include "zkey-internal.h"
 
 enum {
@@ -161,7 +162,7 @@ static int zkey_read_point_section(const struct binfile *bf, uint32_t type, cons
                                        " %s points of %zu bytes",
                                        bf->path, name, r.left, n, g2 ? "G2" : "G1", in_size);
         /* n * in_size fits in the file and out_size == in_size: no overflow. */
-        points = malloc((n ? n : 1) * out_size);
+        points = big_alloc((n ? n : 1) * out_size);
         if (!points)
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " %s points",
                                        bf->path, n, name);
@@ -264,7 +265,7 @@ static int zkey_read_coefs(struct zkey *zk, const struct binfile *bf) {
         if (k < 0)
                 return k;
 
-        zk->coefs = malloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*zk->coefs));
+        zk->coefs = big_alloc((zk->n_coefs ? zk->n_coefs : 1) * sizeof(*zk->coefs));
         if (!zk->coefs)
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu32 " coefficients",
                                        bf->path, zk->n_coefs);

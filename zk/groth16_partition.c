@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "common/cleanup.h"
+#include "zk/big_alloc.h"
 
 int groth16_evaluate_constraints(void *userdata, const fr_t *w, size_t n_vars,
                                  unsigned log_domain_size, fr_t *a, fr_t *b, fr_t *c) {
@@ -25,6 +26,7 @@ static int fr_mapping_new(struct fr_mapping *m, size_t n) {
 
         if (p == MAP_FAILED)
                 return -ENOMEM;
+        big_advise(p, n * sizeof(fr_t));
         *m = (struct fr_mapping){.data = p, .bytes = n * sizeof(fr_t)};
         return 0;
 }

@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zk/big_alloc.h"
+
 #include "common/cleanup.h"
 #include "parallel.h"
 

@@ -32,9 +32,9 @@ static void MSM_FN(ones_init)(MSM_ONES_T *ones, size_t batch) {
         assert(batch > 0);
         *ones = (MSM_ONES_T){.batch = batch};
         MSM_G(xyzz_set_infinity)(&ones->direct);
-        ones->acc = malloc(batch * sizeof(MSM_AFFINE_T));
+        ones->acc = big_alloc(batch * sizeof(MSM_AFFINE_T));
         ones->pending = malloc(batch * sizeof(MSM_AFFINE_T));
-        ones->scratch = malloc(batch * sizeof(MSM_FIELD_T));
+        ones->scratch = big_alloc(batch * sizeof(MSM_FIELD_T));
         if (!ones->acc || !ones->pending || !ones->scratch) {
                 free(ones->acc);
                 free(ones->pending);
@@ -119,18 +119,18 @@ static int MSM_FN(sorter_init)(MSM_SORTER_T *s, uint32_t max_tile_buckets) {
 
         assert(s);
         *s = (MSM_SORTER_T){0};
-        s->op_slot = malloc(n * sizeof(uint32_t));
-        s->op_point = malloc(n * sizeof(MSM_AFFINE_T *));
-        s->op_negative = malloc(n * sizeof(bool));
+        s->op_slot = big_alloc(n * sizeof(uint32_t));
+        s->op_point = big_alloc(n * sizeof(MSM_AFFINE_T *));
+        s->op_negative = big_alloc(n * sizeof(bool));
         s->slot_ops = calloc(max_tile_buckets, sizeof(uint32_t));
-        s->touched = malloc(n * sizeof(uint32_t));
-        s->segment_start = malloc(n * sizeof(uint32_t));
-        s->segment_length = malloc(n * sizeof(uint32_t));
-        s->sorted = malloc(n * sizeof(MSM_AFFINE_T));
-        s->acc = malloc(n * sizeof(MSM_AFFINE_T));
-        s->add = malloc(n * sizeof(MSM_AFFINE_T));
-        s->home = malloc(n * sizeof(uint32_t));
-        s->scratch = malloc(n * sizeof(MSM_FIELD_T));
+        s->touched = big_alloc(n * sizeof(uint32_t));
+        s->segment_start = big_alloc(n * sizeof(uint32_t));
+        s->segment_length = big_alloc(n * sizeof(uint32_t));
+        s->sorted = big_alloc(n * sizeof(MSM_AFFINE_T));
+        s->acc = big_alloc(n * sizeof(MSM_AFFINE_T));
+        s->add = big_alloc(n * sizeof(MSM_AFFINE_T));
+        s->home = big_alloc(n * sizeof(uint32_t));
+        s->scratch = big_alloc(n * sizeof(MSM_FIELD_T));
         if (!s->op_slot || !s->op_point || !s->op_negative || !s->slot_ops || !s->touched ||
             !s->segment_start || !s->segment_length || !s->sorted || !s->acc || !s->add ||
             !s->home || !s->scratch) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/cleanup.h"
+#include "zk/big_alloc.h"
 
 int sparse_from_triplets(struct sparse_matrix *m, uint32_t n_rows, uint32_t n_cols,
                          const uint32_t *rows, const uint32_t *cols, const fr_t *coeffs,
@@ -24,8 +25,8 @@ int sparse_from_triplets(struct sparse_matrix *m, uint32_t n_rows, uint32_t n_co
 
         row_start = calloc((size_t)n_rows + 1, sizeof(*row_start));
         fill = calloc((size_t)n_rows + 1, sizeof(*fill));
-        col = malloc((n_terms ? n_terms : 1) * sizeof(*col));
-        coeff = malloc((n_terms ? n_terms : 1) * sizeof(*coeff));
+        col = big_alloc((n_terms ? n_terms : 1) * sizeof(*col));
+        coeff = big_alloc((n_terms ? n_terms : 1) * sizeof(*coeff));
         if (!row_start || !fill || !col || !coeff)
                 return -ENOMEM;
 
