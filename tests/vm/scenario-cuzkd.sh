@@ -272,6 +272,27 @@ check_spool_restart() {
         expect_eq "cuzkd.service (started by its socket)" active "$(systemctl is-active cuzkd.service)"
 }
 
+# Preload=: systemctl restart returns once cuzkd said READY=1, which waits until the prover
+# holds the circuit: right after it, the status shows the key and the journal the load.
+check_preload_ready() {
+        local status
+        need batch || return 77
+        mkdir -p /etc/cuzk/cuzkd.conf.d
+        printf '[Prover]\nPreload=%s+%s\n' "$WORK/c.pce" "$WORK/c.params" \
+                > /etc/cuzk/cuzkd.conf.d/60-vm-preload.conf
+        timeout 120 systemctl restart cuzkd.service || { echo "systemctl restart failed"; return 1; }
+        status=$(as_member cuzkctl --socket="$SOCK" status)
+        rm -f /etc/cuzk/cuzkd.conf.d/60-vm-preload.conf
+        echo "$status" | grep '^prover'
+        echo "$status" | grep -q '^prover 0: .*, keys [1-9]' ||
+                { echo "the prover held no key when systemctl restart returned"; return 1; }
+        journalctl -u cuzkd --no-pager -n 50 | grep -e 'preloaded' -e 'every prover holds'
+        journalctl -u cuzkd --no-pager -n 50 | grep -q "preloaded $WORK/c.params in" ||
+                { echo "no preload in the journal"; return 1; }
+        journalctl -u cuzkd --no-pager -n 50 | grep -q "Preload=: every prover holds its circuits" ||
+                { echo "no 'every prover holds its circuits' in the journal"; return 1; }
+}
+
 check_outsider() {
         local out
         need install-package || return 77
@@ -316,6 +337,7 @@ step kill-worker check_kill_worker
 step worker-oom check_worker_oom
 step reload check_reload
 step spool-restart check_spool_restart
+step preload-ready check_preload_ready
 step outsider-refused check_outsider
 step slice-memory-min check_slice
 step stop check_stop
