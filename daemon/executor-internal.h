@@ -85,6 +85,7 @@ struct executor {
 struct executor_preload {
         enum job_kind kind;
         char *path;
+        bool evicted; /* by executor_evict_key: not sent any more (counted as answered) */
 };
 
 /* A prover cgroup (prover-N) and the prover process in it. */

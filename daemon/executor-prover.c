@@ -174,6 +174,11 @@ static void send_preloads(struct prover_slot *p) {
                 struct ipc_load_key load;
                 int r;
 
+                if (pre->evicted) { /* nothing to load, nothing to wait for */
+                        p->preloads_sent++;
+                        p->preloads_done++;
+                        continue;
+                }
                 memset(&load, 0, sizeof(load));
                 load.kind = pre->kind;
                 snprintf(load.key_path, sizeof(load.key_path), "%s", pre->path);
@@ -198,6 +203,14 @@ static void on_key_loaded(struct prover_slot *p, struct ipc_key_loaded *answer) 
 
         answer->key_path[sizeof(answer->key_path) - 1] = 0;
         answer->message[sizeof(answer->message) - 1] = 0;
+        if (answer->evicted) {
+                p->srs_bytes = answer->srs_bytes;
+                log_info("%s: dropped %s (the prover holds %" PRIu64 " bytes of keys)",
+                         prover_label(p, label, sizeof(label)), answer->key_path, p->srs_bytes);
+                if (p->cg_fd >= 0 && e->options.domain->enforcement == CG_ENFORCEMENT_V2)
+                        (void)cg_memory_set_min(p->cg_fd, p->srs_bytes);
+                return;
+        }
         if (p->preloads_done >= p->preloads_sent) {
                 log_warning("Prover %u answered a preload it was not sent (%s)", p->index,
                             answer->key_path);
@@ -587,7 +600,8 @@ int executor_preload_key(struct executor *e, enum job_kind kind, const char *key
                 return log_error_errno(ENAMETOOLONG, "Preload of %s: the path is too long",
                                        key_path);
         for (unsigned i = 0; i < e->n_preloads; i++)
-                if (e->preloads[i].kind == kind && !strcmp(e->preloads[i].path, key_path))
+                if (!e->preloads[i].evicted && e->preloads[i].kind == kind &&
+                    !strcmp(e->preloads[i].path, key_path))
                         return 0; /* every prover has it, or will */
         path = strdup(key_path);
         preloads = realloc(e->preloads, (e->n_preloads + 1) * sizeof(*preloads));
@@ -602,6 +616,33 @@ int executor_preload_key(struct executor *e, enum job_kind kind, const char *key
         for (unsigned i = 0; i < e->n_provers; i++)
                 send_preloads(&e->provers[i]);
         return 0;
+}
+
+void executor_evict_key(struct executor *e, enum job_kind kind, const char *key_path) {
+        struct ipc_load_key evict;
+        char label[64];
+
+        assert(e);
+        assert(key_path);
+        if (strlen(key_path) >= sizeof(evict.key_path))
+                return;
+        for (unsigned i = 0; i < e->n_preloads; i++)
+                if (e->preloads[i].kind == kind && !strcmp(e->preloads[i].path, key_path))
+                        e->preloads[i].evicted = true;
+        memset(&evict, 0, sizeof(evict));
+        evict.kind = kind;
+        snprintf(evict.key_path, sizeof(evict.key_path), "%s", key_path);
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                struct prover_slot *p = &e->provers[i];
+
+                /* A prover that is not up has no key; one whose socket is full hangs. */
+                if (p->sock >= 0 &&
+                    ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0) == -EAGAIN) {
+                        log_error("%s (pid %d) does not read its messages; killing it",
+                                  prover_label(p, label, sizeof(label)), (int)p->pid);
+                        (void)kill(p->pid, SIGKILL);
+                }
+        }
 }
 
 bool executor_preloads_settled(const struct executor *e) {

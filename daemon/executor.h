@@ -154,6 +154,9 @@ void executor_get_status(const struct executor *executor, struct executor_status
  * before a task needs it, and again whenever it restarts; each load is logged with its
  * time, or its error naming the file. -ENOMEM, -ENAMETOOLONG. */
 int executor_preload_key(struct executor *executor, enum job_kind kind, const char *key_path);
+/* Has every prover drop key_path (after the tasks it holds) and forgets its preload; the
+ * scheduler calls it when a circuit's reservation goes back to the budget. */
+void executor_evict_key(struct executor *executor, enum job_kind kind, const char *key_path);
 /* Whether every prover in service has answered every preload since it (re)started; a
  * failed load counts as answered (it was logged). */
 bool executor_preloads_settled(const struct executor *executor);

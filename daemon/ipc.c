@@ -40,6 +40,7 @@ static size_t payload_bytes(uint32_t type) {
         case IPC_RESULT:
                 return sizeof(struct ipc_result);
         case IPC_LOAD_KEY:
+        case IPC_EVICT_KEY:
                 return sizeof(struct ipc_load_key);
         case IPC_KEY_LOADED:
                 return sizeof(struct ipc_key_loaded);

@@ -10,6 +10,7 @@
  *   supervisor -> prover    IPC_PROVE         + a/b/c memfd, witness memfd
  *                           IPC_CANCEL        drop a task
  *                           IPC_LOAD_KEY      load a key now (a preload)
+ *                           IPC_EVICT_KEY     drop a key (ipc_load_key, answered too)
  *   prover -> supervisor    IPC_PROVER_READY  once at start
  *                           IPC_KEY_LOADED    the answer to IPC_LOAD_KEY
  *                           IPC_ABC_RELEASED  a/b/c unmapped and closed
@@ -38,6 +39,7 @@ enum ipc_type {
         IPC_RESULT,
         IPC_LOAD_KEY,
         IPC_KEY_LOADED,
+        IPC_EVICT_KEY,
 };
 
 #define IPC_MESSAGE_TEXT 512
@@ -110,8 +112,8 @@ struct ipc_load_key {
 };
 
 struct ipc_key_loaded {
-        int32_t error; /* 0 or a negative errno; message says what failed */
-        uint32_t reserved;
+        int32_t error;      /* 0 or a negative errno; message says what failed */
+        uint32_t evicted;   /* the answer to IPC_EVICT_KEY: the key is gone (or was not there) */
         uint64_t load_usec; /* 0: it was loaded before */
         uint64_t srs_bytes; /* every key the prover holds */
         char key_path[PATH_MAX];

@@ -215,3 +215,16 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);
         return 0;
 }
+
+int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size) {
+        const char *plus = strchr(circuit_id, '+');
+        const char *key = plus ? plus + 1 : circuit_id;
+
+        assert(ret_kind);
+        assert(ret_key);
+        if (strlen(key) >= size)
+                return -ENAMETOOLONG;
+        *ret_kind = plus ? JOB_SYNTHETIC_PCE : JOB_GROTH16_SNARKJS;
+        memcpy(ret_key, key, strlen(key) + 1);
+        return 0;
+}

@@ -112,5 +112,8 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
                       char *ret_message, size_t message_size);
 int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover_threads,
                   struct job_shape *ret, char *ret_message, size_t message_size);
+/* The key file of a circuit id (job-shape.c): a .zkey is its own, PCE+PARAMS has PARAMS.
+ * -ENAMETOOLONG when it does not fit size. */
+int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size);
 /* Splits groth16_partition_bytes() into the two release phases. */
 void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct job_shape *ret);

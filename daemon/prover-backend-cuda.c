@@ -112,9 +112,21 @@ static int cuda_device_info(struct prover_backend *backend, struct prover_device
         return 0;
 }
 
+static void cuda_forget_key(struct prover_backend *backend, const struct groth16_pk *pk) {
+        struct cuda_backend *cuda = (struct cuda_backend *)backend;
+
+        for (size_t i = 0; i < cuda->n_pinned; i++)
+                if (cuda->pinned[i] == pk) {
+                        gpu_prover_unregister_pk(cuda->gpu, pk);
+                        cuda->pinned[i] = cuda->pinned[--cuda->n_pinned];
+                        return;
+                }
+}
+
 static const struct prover_backend_ops cuda_ops = {
         .name = "cuda",
         .device_info = cuda_device_info,
+        .forget_key = cuda_forget_key,
         .prove_start = cuda_prove_start,
         .prove_finish = cuda_prove_finish,
         .partial_free = cuda_partial_free,

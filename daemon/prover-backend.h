@@ -53,6 +53,8 @@ struct prover_backend_ops {
         /* Consumes partial, whatever the outcome. */
         int (*prove_finish)(struct prover_backend *backend, struct prover_partial *partial,
                             struct groth16_proof *ret);
+        /* The key is about to be freed (an evicted circuit): let go of it. May be NULL. */
+        void (*forget_key)(struct prover_backend *backend, const struct groth16_pk *pk);
         /* Drops a partial that will not be finished (a canceled task). */
         void (*partial_free)(struct prover_partial *partial);
         void (*free)(struct prover_backend *backend);

@@ -160,6 +160,35 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
         return 0;
 }
 
+const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum job_kind kind,
+                                          const char *path) {
+        assert(keys);
+        assert(path);
+        for (struct key_entry *e = keys->entries; e; e = e->next)
+                if (e->kind == kind && strcmp(e->path, path) == 0)
+                        return &e->pk;
+        return NULL;
+}
+
+int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char *path) {
+        struct key_entry **link, *e;
+
+        assert(keys);
+        assert(path);
+        for (link = &keys->entries; *link; link = &(*link)->next)
+                if ((*link)->kind == kind && strcmp((*link)->path, path) == 0)
+                        break;
+        e = *link;
+        if (!e)
+                return -ENOENT;
+        *link = e->next;
+        keys->bytes -= e->bytes;
+        log_info("%s: proving key dropped (%llu bytes of points)", path,
+                 (unsigned long long)e->bytes);
+        entry_free(e);
+        return 0;
+}
+
 uint64_t prover_keys_bytes(const struct prover_keys *keys) {
         assert(keys);
         return keys->bytes;

@@ -26,5 +26,11 @@ void prover_keys_free(struct prover_keys *keys);
 int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
                     const struct groth16_pk **ret, uint64_t *ret_loaded_usec);
 
+/* The key of path if it is loaded, else NULL. */
+const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum job_kind kind,
+                                          const char *path);
+/* Drops the key of path (no task may use it any more); -ENOENT when it is not loaded. */
+int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char *path);
+
 /* Bytes of every key held (their point arrays). */
 uint64_t prover_keys_bytes(const struct prover_keys *keys);

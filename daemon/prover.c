@@ -5,10 +5,11 @@
  * keys it has loaded (prover-keys.h), and proves the tasks whose memfds the
  * supervisor relays, in the split shape of prover-backend.h:
  *
- *   main thread     reads IPC_PROVE / IPC_CANCEL / IPC_LOAD_KEY from FD and
- *                   queues them;
+ *   main thread     reads IPC_PROVE / IPC_CANCEL / IPC_LOAD_KEY /
+ *                   IPC_EVICT_KEY from FD and queues them;
  *   start thread    loads the key (a preload: only that, answered with
- *                   IPC_KEY_LOADED), maps a/b/c privately, prove_start, then
+ *                   IPC_KEY_LOADED; an eviction drops it once no tail
+ *                   uses it), maps a/b/c privately, prove_start, then
  *                   unmaps and closes a/b/c and says IPC_ABC_RELEASED;
  *   finish thread   prove_finish (the B_G2 tail) of partition N while the
  *                   start thread is on partition N + 1, then IPC_RESULT
@@ -56,6 +57,7 @@ struct prove_job {
         bool canceled; /* under prover.lock */
         uint64_t srs_load_usec, start_usec, tail_usec;
         bool load_only; /* IPC_LOAD_KEY: request.task has the kind and key_path only */
+        bool evict;     /* IPC_EVICT_KEY: the same, to drop the key */
         struct prove_job *next;
 };
 
@@ -223,6 +225,40 @@ static void job_load_key(struct prover *p, struct prove_job *job) {
         (void)send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
 }
 
+static bool key_in_use(const struct prover *p, const struct groth16_pk *pk) {
+        if (p->in_finish && p->in_finish->pk == pk)
+                return true;
+        for (const struct prove_job *j = p->finish_queue.head; j; j = j->next)
+                if (j->pk == pk)
+                        return true;
+        return false;
+}
+
+/* IPC_EVICT_KEY's work: once no task in its tail uses the key, it goes (the backend lets
+ * go of it first: the CUDA one unpins it). Answered with IPC_KEY_LOADED, evicted set. */
+static void job_evict_key(struct prover *p, struct prove_job *job) {
+        struct ipc_key_loaded answer;
+        const struct groth16_pk *pk;
+
+        memset(&answer, 0, sizeof(answer));
+        answer.evicted = 1;
+        pk = prover_keys_find(p->keys, (enum job_kind)job->request.task.kind,
+                              job->request.task.key_path);
+        if (pk) {
+                pthread_mutex_lock(&p->lock);
+                while (!p->stopping && key_in_use(p, pk))
+                        pthread_cond_wait(&p->wake, &p->lock);
+                pthread_mutex_unlock(&p->lock);
+                if (p->backend->ops->forget_key)
+                        p->backend->ops->forget_key(p->backend, pk);
+                (void)prover_keys_forget(p->keys, (enum job_kind)job->request.task.kind,
+                                         job->request.task.key_path);
+        }
+        answer.srs_bytes = prover_keys_bytes(p->keys);
+        snprintf(answer.key_path, sizeof(answer.key_path), "%s", job->request.task.key_path);
+        (void)send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
+}
+
 static void *start_thread(void *userdata) {
         struct prover *p = userdata;
 
@@ -243,7 +279,10 @@ static void *start_thread(void *userdata) {
                 pthread_mutex_unlock(&p->lock);
 
                 if (job->load_only) {
-                        job_load_key(p, job);
+                        if (job->evict)
+                                job_evict_key(p, job);
+                        else
+                                job_load_key(p, job);
                         goto drop;
                 }
                 if (job_canceled(p, job)) {
@@ -395,6 +434,7 @@ static void *finish_thread(void *userdata) {
 
                 pthread_mutex_lock(&p->lock);
                 p->in_finish = NULL;
+                pthread_cond_broadcast(&p->wake); /* an eviction may wait for this job */
                 pthread_mutex_unlock(&p->lock);
                 job_free(p, job);
         }
@@ -449,7 +489,7 @@ static void receive_prove(struct prover *p, const struct ipc_prove *request, int
         pthread_mutex_unlock(&p->lock);
 }
 
-static void receive_load_key(struct prover *p, const struct ipc_load_key *request) {
+static void receive_load_key(struct prover *p, const struct ipc_load_key *request, bool evict) {
         struct prove_job *job = calloc(1, sizeof(*job));
 
         if (!job) {
@@ -460,11 +500,13 @@ static void receive_load_key(struct prover *p, const struct ipc_load_key *reques
                 snprintf(answer.key_path, sizeof(answer.key_path), "%.*s",
                          (int)sizeof(request->key_path) - 1, request->key_path);
                 snprintf(answer.message, sizeof(answer.message), "out of memory");
+                answer.evicted = evict;
                 (void)send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
                 return;
         }
         job->abc_fd = job->w_fd = -EBADF;
         job->load_only = true;
+        job->evict = evict;
         job->request.task.kind = request->kind;
         memcpy(job->request.task.key_path, request->key_path, sizeof(request->key_path));
         job->request.task.key_path[PATH_MAX - 1] = 0;
@@ -581,8 +623,8 @@ int prover_main(int argc, char **argv) {
                         receive_prove(&p, &message.prove, fds);
                 else if (message.type == IPC_CANCEL)
                         receive_cancel(&p, message.task_id.task_id);
-                else if (message.type == IPC_LOAD_KEY)
-                        receive_load_key(&p, &message.load_key);
+                else if (message.type == IPC_LOAD_KEY || message.type == IPC_EVICT_KEY)
+                        receive_load_key(&p, &message.load_key, message.type == IPC_EVICT_KEY);
                 else {
                         for (size_t i = 0; i < n_fds; i++)
                                 close(fds[i]);

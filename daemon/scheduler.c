@@ -12,13 +12,18 @@
 #include "daemon/message-ids.h"
 #include "daemon/scheduler.h"
 
-/* A circuit whose shared bytes (SRS, PCE) are reserved. */
+/* A circuit whose shared bytes (SRS, PCE) are reserved. The reservation outlives its last
+ * partition, because the provers keep the key they loaded: it goes back to the budget when
+ * the circuit is evicted (EvictSRS, or to admit a partition that needs the room), which
+ * also has the provers drop the key. */
 struct circuit {
         struct circuit *next;
         char id[sizeof(((struct job_shape *)NULL)->circuit_id)];
         uint64_t bytes;
         unsigned refs; /* running partitions, plus one while preloaded */
         bool preloaded;
+        bool evict_when_idle; /* EvictSRS came while partitions ran */
+        uint64_t last_used;   /* s->circuit_clock when its last partition ended */
 };
 
 struct scheduler {
@@ -36,6 +41,7 @@ struct scheduler {
         struct circuit *circuits;
         uint64_t next_task_id, next_sequence;
         unsigned n_provers; /* each holds its own copy of a circuit's key */
+        uint64_t circuit_clock;
         bool paused, stopped;
         struct scheduler_stats stats;
 };
@@ -101,23 +107,58 @@ static int circuit_ref(struct scheduler *s, const struct job_shape *shape) {
         return 0;
 }
 
-/* Drops a reference; returns the bytes that went back to the budget. */
-static uint64_t circuit_unref(struct scheduler *s, const char *id) {
-        struct circuit **p, *c;
-        uint64_t bytes;
+/* Gives a circuit's bytes back and has the provers drop its key; returns the bytes. */
+static uint64_t circuit_drop(struct scheduler *s, struct circuit **link) {
+        struct circuit *c = *link;
+        char key[sizeof(c->id)];
+        enum job_kind kind;
+        uint64_t bytes = c->bytes;
+
+        *link = c->next;
+        budget_release(s->budget, bytes);
+        s->stats.shared_reserved_bytes -= bytes;
+        if (s->executor && job_circuit_key(c->id, &kind, key, sizeof(key)) >= 0)
+                executor_evict_key(s->executor, kind, key);
+        log_info("circuit %s evicted: %" PRIu64 " bytes back to the budget", c->id, bytes);
+        free(c);
+        return bytes;
+}
+
+static struct circuit **circuit_link(struct scheduler *s, const char *id) {
+        struct circuit **p;
 
         for (p = &s->circuits; *p && strcmp((*p)->id, id); p = &(*p)->next)
                 ;
-        c = *p;
+        return p;
+}
+
+/* Drops a reference. The last one keeps the reservation (the provers keep the key) unless
+ * an eviction waits for it; returns the bytes that went back to the budget. */
+static uint64_t circuit_unref(struct scheduler *s, const char *id) {
+        struct circuit **p = circuit_link(s, id), *c = *p;
+
         assert(c && c->refs > 0);
         if (--c->refs > 0)
                 return 0;
-        *p = c->next;
-        bytes = c->bytes;
-        budget_release(s->budget, bytes);
-        s->stats.shared_reserved_bytes -= bytes;
-        free(c);
-        return bytes;
+        c->last_used = ++s->circuit_clock;
+        return c->evict_when_idle ? circuit_drop(s, p) : 0;
+}
+
+/* Evicts idle circuits (no partition, no preload; not `keep`), least recently used first,
+ * until need fits. Returns whether it does. */
+static bool evict_for(struct scheduler *s, uint64_t need, const char *keep) {
+        while (!budget_fits(s->budget, need)) {
+                struct circuit **lru = NULL;
+
+                for (struct circuit **p = &s->circuits; *p; p = &(*p)->next)
+                        if ((*p)->refs == 0 && strcmp((*p)->id, keep) != 0 &&
+                            (!lru || (*p)->last_used < (*lru)->last_used))
+                                lru = p;
+                if (!lru)
+                        return false;
+                (void)circuit_drop(s, lru);
+        }
+        return true;
 }
 
 static void kick(struct scheduler *s) {
@@ -197,7 +238,8 @@ static void admit(struct scheduler *s) {
                         if (s->paused || s->stopped || !s->executor)
                                 return;
                         need = partition_need(s, job);
-                        if (!budget_fits(s->budget, need))
+                        if (!budget_fits(s->budget, need) &&
+                            !evict_for(s, need, job->shape.circuit_id))
                                 return; /* nothing overtakes the head of the queue */
                         partition_bytes = job->shape.abc_bytes + job->shape.rest_bytes;
                         task = (struct executor_task){
@@ -427,6 +469,7 @@ void scheduler_foreach_circuit(const struct scheduler *s, scheduler_circuit_fn f
 int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t shared_bytes,
                       uint64_t key_bytes, bool *ret_already) {
         struct circuit *c;
+        uint64_t bytes;
 
         assert(s);
         assert(circuit_id);
@@ -438,12 +481,14 @@ int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t shar
                         c->preloaded = true;
                         c->refs++;
                 }
+                c->evict_when_idle = false;
                 return 0;
         }
-        return circuit_new(s, circuit_id,
-                           circuit_bytes(s, &(struct job_shape){.shared_bytes = shared_bytes,
-                                                                .key_bytes = key_bytes}),
-                           true);
+        bytes = circuit_bytes(s, &(struct job_shape){.shared_bytes = shared_bytes,
+                                                     .key_bytes = key_bytes});
+        /* Room made as admission makes it: idle circuits go, least recently used first. */
+        (void)evict_for(s, bytes, circuit_id);
+        return circuit_new(s, circuit_id, bytes, true);
 }
 
 int scheduler_evict(struct scheduler *s, const char *circuit_id, uint64_t *ret_freed_bytes) {
@@ -453,10 +498,17 @@ int scheduler_evict(struct scheduler *s, const char *circuit_id, uint64_t *ret_f
         assert(circuit_id);
         assert(ret_freed_bytes);
         c = circuit_find(s, circuit_id);
-        if (!c || !c->preloaded)
+        if (!c)
                 return -ENOENT;
-        c->preloaded = false;
-        *ret_freed_bytes = circuit_unref(s, circuit_id);
+        *ret_freed_bytes = 0;
+        if (c->preloaded) {
+                c->preloaded = false;
+                c->refs--;
+        }
+        if (c->refs == 0)
+                *ret_freed_bytes = circuit_drop(s, circuit_link(s, circuit_id));
+        else
+                c->evict_when_idle = true; /* its last partition's end frees it */
         kick(s);
         return 0;
 }

@@ -95,6 +95,9 @@ void scheduler_foreach_circuit(const struct scheduler *scheduler, scheduler_circ
  * not fit. *ret_already: it was reserved already (preloaded, or partitions run). */
 int scheduler_preload(struct scheduler *scheduler, const char *circuit_id, uint64_t shared_bytes,
                       uint64_t key_bytes, bool *ret_already);
-/* Drops a preload: *ret_freed_bytes what went back to the budget (0 while partitions of the
- * circuit still run). -ENOENT when it was not preloaded. */
+/* Evicts a circuit (EvictSRS): its preload goes, and its bytes go back to the budget and
+ * its key out of the provers now (*ret_freed_bytes), or when its last running partition
+ * ends (0 now). A circuit's reservation otherwise outlives its partitions, as the provers
+ * keep its key, until admission needs the room (least recently used first). -ENOENT when
+ * nothing of it is reserved. */
 int scheduler_evict(struct scheduler *scheduler, const char *circuit_id, uint64_t *ret_freed_bytes);

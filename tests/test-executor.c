@@ -28,7 +28,8 @@
  *      cannot be opened is out of service, and with no prover left a task
  *      fails saying so;
  *  11. preloaded keys: loaded by every prover before a task, a missing one
- *      answered as a failure, loaded again by a restarted prover.
+ *      answered as a failure, loaded again by a restarted prover; evicted,
+ *      dropped by every prover and not loaded again after a restart.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -696,6 +697,33 @@ static void test_preload(void **state) {
         assert_int_equal(p1.preloads_done, 2);
         assert_int_equal(p1.srs_bytes, p0.srs_bytes);
         assert_int_equal(p1.proved, 0);
+
+        /* evicted: both provers drop it, and a restarted one does not load it again */
+        executor_evict_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path);
+        for (uint64_t end = now_sec() + 60;;) {
+                assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+                assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+                if (p0.srs_bytes == 0 && p1.srs_bytes == 0)
+                        break;
+                if (now_sec() > end)
+                        fail_msg("the evicted key is still held (%llu, %llu bytes)",
+                                 (unsigned long long)p0.srs_bytes,
+                                 (unsigned long long)p1.srs_bytes);
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+        old_pid = p0.pid;
+        assert_int_equal(kill(old_pid, SIGKILL), 0);
+        while (executor_preloads_settled(c->executor))
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        run_until_preloaded(c, 120);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_int_not_equal(p0.pid, old_pid);
+        assert_int_equal(p0.srs_bytes, 0);
+        /* and a task of it still proves, loading the key on demand */
+        submit_roomy(c, 2, &snarkjs_job, 0);
+        run_until_done(c, 2, 120);
+        expect_snarkjs_proof(&c->done[1]);
+        assert_true(c->done[1].srs_load_usec > 0);
         ctx_stop(c);
 }
 

@@ -27,6 +27,9 @@ static struct {
         uint64_t cancelled[MAX_TASKS];
         size_t n_cancelled;
         unsigned fail_submits; /* the next ones fail with -EAGAIN (fork failing) */
+        char evicted[8][64];   /* executor_evict_key's keys, in order */
+        enum job_kind evicted_kind[8];
+        size_t n_evicted;
 } fake;
 
 int executor_submit(struct executor *executor, const struct executor_task *task) {
@@ -51,6 +54,13 @@ int executor_cancel(struct executor *executor, uint64_t task_id) {
         (void)executor;
         fake.cancelled[fake.n_cancelled++] = task_id;
         return 0;
+}
+
+void executor_evict_key(struct executor *executor, enum job_kind kind, const char *key_path) {
+        (void)executor;
+        assert_true(fake.n_evicted < 8);
+        fake.evicted_kind[fake.n_evicted] = kind;
+        snprintf(fake.evicted[fake.n_evicted++], sizeof(fake.evicted[0]), "%s", key_path);
 }
 
 struct ctx {
@@ -155,6 +165,7 @@ static void test_order_and_budget(void **state) {
         /* Room for two partitions of 100 + the shared 50 of circuit "k". */
         struct ctx *c = setup_ctx(250, 8, 3);
         struct job *low, *old, *young, *high;
+        uint64_t freed = 0;
         (void)state;
 
         low = add_job(c, "low", CUZK__V1__PRIORITY__LOW, 1, 1, JOB_GROTH16_SNARKJS, 60, 40, 50,
@@ -203,9 +214,18 @@ static void test_order_and_budget(void **state) {
         finish(c, 2, EXECUTOR_OK, NULL);
         finish(c, 3, EXECUTOR_OK, NULL);
         assert_int_equal(c->n_ended, 4);
-        /* Everything, the shared bytes included, went back. */
-        assert_int_equal(c->budget.reserved_bytes, 0);
+        /* Every partition's bytes went back; the circuit's stay while the prover keeps its
+         * key, until it is evicted (which tells the provers to drop the key). */
+        assert_int_equal(c->budget.reserved_bytes, 50);
         assert_int_equal(c->budget.peak_reserved_bytes, 250);
+        assert_int_equal(fake.n_evicted, 0);
+        assert_int_equal(scheduler_evict(c->scheduler, "k", &freed), 0);
+        assert_int_equal(freed, 50);
+        assert_int_equal(c->budget.reserved_bytes, 0);
+        assert_int_equal(fake.n_evicted, 1);
+        assert_string_equal(fake.evicted[0], "k");
+        assert_int_equal(fake.evicted_kind[0], JOB_GROTH16_SNARKJS);
+        assert_int_equal(scheduler_evict(c->scheduler, "k", &freed), -ENOENT);
         teardown_ctx(c);
 }
 
@@ -250,7 +270,7 @@ static void test_slots_and_partitions(void **state) {
         assert_int_equal(job->proof_size, 5 * 192);
         for (unsigned p = 0; p < 5; p++)
                 assert_int_equal(job->proof[p * 192 + 191], 'a' + p);
-        assert_int_equal(c->budget.reserved_bytes, 0);
+        assert_int_equal(c->budget.reserved_bytes, 5); /* the circuit's, kept */
         teardown_ctx(c);
 }
 
@@ -419,9 +439,13 @@ static void test_preload(void **state) {
         /* Evicted while a partition uses it: nothing freed until it ends. */
         assert_int_equal(scheduler_evict(c->scheduler, "srs", &freed), 0);
         assert_int_equal(freed, 0);
-        assert_int_equal(scheduler_evict(c->scheduler, "srs", &freed), -ENOENT);
+        assert_int_equal(scheduler_evict(c->scheduler, "srs", &freed), 0);
+        assert_int_equal(freed, 0);
+        assert_int_equal(fake.n_evicted, 0);
         finish(c, 0, EXECUTOR_OK, NULL);
         assert_int_equal(c->budget.reserved_bytes, 0);
+        assert_int_equal(fake.n_evicted, 1);
+        assert_string_equal(fake.evicted[0], "srs");
         teardown_ctx(c);
 }
 
@@ -447,11 +471,55 @@ static void test_key_copy_per_prover(void **state) {
         assert_non_null(strstr(big->error_message, "a key copy per prover"));
         finish(c, task_of(job, 0), EXECUTOR_OK, NULL);
         finish(c, task_of(job, 1), EXECUTOR_OK, NULL);
-        assert_int_equal(c->budget.reserved_bytes, 0);
+        assert_int_equal(c->budget.reserved_bytes, 500); /* the circuit, kept */
+        /* 800 for two copies of a 400-byte key: the idle circuit makes room */
         assert_int_equal(scheduler_preload(c->scheduler, "srs", 400, 400, &already), 0);
         assert_int_equal(c->budget.reserved_bytes, 800);
+        assert_int_equal(fake.n_evicted, 1);
+        assert_string_equal(fake.evicted[0], "params");
+        assert_int_equal(fake.evicted_kind[0], JOB_SYNTHETIC_PCE);
         assert_int_equal(scheduler_preload(c->scheduler, "other", 101, 101, &already), -ENOSPC);
         next_key_bytes = 0;
+        teardown_ctx(c);
+}
+
+/* Idle circuits keep their bytes until admission needs them: then the least recently used
+ * goes first, never one in use or preloaded. */
+static void test_idle_circuits_evicted_lru(void **state) {
+        struct ctx *c = setup_ctx(1000, 8, 3);
+        struct job *a, *b, *p, *d;
+        bool already;
+        (void)state;
+
+        a = add_job(c, "a", 0, 1, 1, JOB_GROTH16_SNARKJS, 100, 100, 300, "/a.zkey");
+        dispatch(c);
+        finish(c, task_of(a, 0), EXECUTOR_OK, NULL);
+        b = add_job(c, "b", 0, 2, 1, JOB_GROTH16_SNARKJS, 100, 100, 300, "/b.zkey");
+        dispatch(c);
+        finish(c, task_of(b, 0), EXECUTOR_OK, NULL);
+        assert_int_equal(c->budget.reserved_bytes, 600);
+        assert_int_equal(scheduler_preload(c->scheduler, "/p.zkey", 100, 100, &already), 0);
+        /* 300 + 200 more than the 300 left: /a.zkey (older than /b.zkey) goes */
+        p = add_job(c, "c", 0, 3, 1, JOB_GROTH16_SNARKJS, 100, 100, 300, "/c.zkey");
+        dispatch(c);
+        assert_int_equal(p->state, JOB_RUNNING);
+        assert_int_equal(fake.n_evicted, 1);
+        assert_string_equal(fake.evicted[0], "/a.zkey");
+        assert_int_equal(c->budget.reserved_bytes, 300 + 100 + 300 + 200);
+        /* a job of /b.zkey again: its bytes are there, nothing more goes */
+        d = add_job(c, "d", 0, 4, 1, JOB_GROTH16_SNARKJS, 50, 50, 300, "/b.zkey");
+        dispatch(c);
+        assert_int_equal(d->state, JOB_RUNNING);
+        assert_int_equal(fake.n_evicted, 1);
+        /* a circuit that does not fit beside the running and preloaded ones waits */
+        a = add_job(c, "e", 0, 5, 1, JOB_GROTH16_SNARKJS, 100, 100, 300, "/e.zkey");
+        dispatch(c);
+        assert_int_equal(a->state, JOB_QUEUED);
+        assert_int_equal(fake.n_evicted, 1);
+        finish(c, task_of(p, 0), EXECUTOR_OK, NULL); /* /c.zkey idle: it goes for /e.zkey */
+        assert_int_equal(a->state, JOB_RUNNING);
+        assert_int_equal(fake.n_evicted, 2);
+        assert_string_equal(fake.evicted[1], "/c.zkey");
         teardown_ctx(c);
 }
 
@@ -466,6 +534,7 @@ int main(void) {
                 cmocka_unit_test(test_preload),
                 cmocka_unit_test(test_slot_free),
                 cmocka_unit_test(test_key_copy_per_prover),
+                cmocka_unit_test(test_idle_circuits_evicted_lru),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
