@@ -259,7 +259,7 @@ bool bpf_watch_active(const struct bpf_watch *w) {
 
 void bpf_watch_write_metrics(const struct bpf_watch *w, FILE *f) {
         memwatch_metrics_cgroup_t cgroups[1 + EXECUTOR_MAX_PROVERS];
-        char labels[EXECUTOR_MAX_PROVERS][16];
+        char labels[EXECUTOR_MAX_PROVERS][24];
         size_t n = 0;
         uint64_t runs, ns;
 
