@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,6 +89,27 @@ int cg_child_remove(int parent_dirfd, const char *name) {
                 return log_error_errno(errno, "Failed to remove cgroup %s: %m",
                                        cg_path_for_message(parent_dirfd, name, path, sizeof(path)));
         return 0;
+}
+
+int cg_kill_all(int cg_dirfd, unsigned timeout_ms) {
+        assert(cg_dirfd >= 0);
+        for (unsigned waited = 0;; waited += 10) {
+                char procs[4096], *save = NULL;
+                bool any = false;
+
+                if (cg_read_string(cg_dirfd, "cgroup.procs", procs, sizeof(procs)) < 0)
+                        return 0; /* gone, or not a cgroup with processes */
+                for (char *pid = strtok_r(procs, "\n", &save); pid;
+                     pid = strtok_r(NULL, "\n", &save)) {
+                        any = true;
+                        (void)kill((pid_t)atoi(pid), SIGKILL);
+                }
+                if (!any)
+                        return 0;
+                if (waited >= timeout_ms)
+                        return -ETIMEDOUT;
+                usleep(10000);
+        }
 }
 
 int cg_child_remove_tree(int parent_dirfd, const char *name) {

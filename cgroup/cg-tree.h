@@ -25,6 +25,10 @@ int cg_child_create(int parent_dirfd, const char *name, int *ret_dirfd);
 int cg_child_open(int parent_dirfd, const char *name, int *ret_dirfd);
 /* Removes an empty child; -EBUSY while it still has processes. */
 int cg_child_remove(int parent_dirfd, const char *name);
+/* SIGKILLs whatever is still in the cgroup (descendants the caller did not start
+ * itself, such as a sanitizer's leak-check tracer) and waits up to timeout_ms until it is
+ * empty: -ETIMEDOUT if it is not. */
+int cg_kill_all(int cg_dirfd, unsigned timeout_ms);
 /* Removes child and its descendants, deepest first (all must be free of processes). */
 int cg_child_remove_tree(int parent_dirfd, const char *name);
 

@@ -168,6 +168,9 @@ void executor_slots_close(struct executor *e) {
                 if (slot->watching)
                         cg_events_watch_close(&slot->watch);
                 if (slot->cg_fd >= 0) {
+                        /* What the worker left: a child of its own, or a sanitizer's
+                         * leak-check tracer still attached to it when it was killed. */
+                        (void)cg_kill_all(slot->cg_fd, 2000);
                         close(slot->cg_fd);
                         snprintf(name, sizeof(name), "w%u", i);
                         (void)cg_child_remove(e->synth_fd, name);

@@ -180,9 +180,10 @@ void executor_free(struct executor *e) {
         e->slot_free_source = sd_event_source_disable_unref(e->slot_free_source);
         for (struct worker_slot *s = e->slots; s && s < e->slots + e->options.max_workers; s++)
                 executor_worker_kill(s);
-        executor_provers_stop(e);
+        /* The tasks before the provers: a task at a prover points to it. */
         while (e->tasks)
                 task_free(e->tasks);
+        executor_provers_stop(e);
         executor_slots_close(e);
         sd_event_unref(e->event);
         free(e->helper_path);
