@@ -293,6 +293,44 @@ check_preload_ready() {
                 { echo "no 'every prover holds its circuits' in the journal"; return 1; }
 }
 
+# PSI: a hog in a transient unit of its own (16 MiB MemoryMax=, re-reading a 64 MiB file:
+# constant reclaim and refaults) raises /proc/pressure/memory; cuzkd's trigger pauses
+# admission (journal and status), and after the hog stops admission resumes.
+check_psi_pause() {
+        local since
+        need start-daemon || return 77
+        mkdir -p /etc/cuzk/cuzkd.conf.d
+        printf '[Memory]\nPressureStall=50\nPressureWindow=2000\nPressureResume=3000\n' \
+                > /etc/cuzk/cuzkd.conf.d/70-vm-psi.conf
+        timeout 120 systemctl restart cuzkd.service || { echo "systemctl restart failed"; return 1; }
+        rm -f /etc/cuzk/cuzkd.conf.d/70-vm-psi.conf
+        since=$(date '+%Y-%m-%d %H:%M:%S')
+        systemd-run --quiet --unit=cuzk-vm-hog -p MemoryMax=16M /bin/bash -c \
+                'head -c 64M /dev/zero > /var/tmp/hog.data; while :; do cat /var/tmp/hog.data > /dev/null; done'
+        for _ in $(seq 90); do
+                journalctl -u cuzkd --no-pager --since "$since" | grep -q 'admission paused: memory pressure' && break
+                sleep 1
+        done
+        as_member cuzkctl --socket="$SOCK" status | grep '^memory budget'
+        journalctl -u cuzkd --no-pager --since "$since" | grep -m1 'admission paused'
+        if ! journalctl -u cuzkd --no-pager --since "$since" | grep -q 'admission paused: memory pressure'; then
+                systemctl stop cuzk-vm-hog.service
+                echo "no 'admission paused: memory pressure' in 90 s of the hog"
+                return 1
+        fi
+        systemctl stop cuzk-vm-hog.service
+        rm -f /var/tmp/hog.data
+        for _ in $(seq 90); do
+                journalctl -u cuzkd --no-pager --since "$since" | grep -q 'admission resumed' && break
+                sleep 1
+        done
+        journalctl -u cuzkd --no-pager --since "$since" | grep -m1 'admission resumed' ||
+                { echo "admission did not resume within 90 s of the hog's stop"; return 1; }
+        as_member cuzkctl --socket="$SOCK" status | grep -q 'admission paused' &&
+                { echo "status still says admission paused"; return 1; }
+        return 0
+}
+
 check_outsider() {
         local out
         need install-package || return 77
@@ -338,6 +376,7 @@ step worker-oom check_worker_oom
 step reload check_reload
 step spool-restart check_spool_restart
 step preload-ready check_preload_ready
+step psi-pause check_psi_pause
 step outsider-refused check_outsider
 step slice-memory-min check_slice
 step stop check_stop
