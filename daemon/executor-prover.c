@@ -66,7 +66,7 @@ static int read_payload(const struct ipc_result *res, int fd, struct proof_paylo
         if (bytes == 0 || bytes > (64u << 20))
                 return log_error_errno(EBADMSG, "Task %" PRIu64 ": proof of %" PRIu64 " bytes",
                                        res->status.task_id, bytes);
-        r = ipc_memfd_check(fd, bytes, "the prover's proof");
+        r = ipc_memfd_check(fd, bytes, "the prover's proof", false);
         if (r < 0)
                 return r;
         map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);

@@ -19,7 +19,8 @@
 #include "common/log.h"
 #include "common/parse-number.h"
 
-#define IPC_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
+#define IPC_SEALS_SIZE (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+#define IPC_SEALS(writable) (IPC_SEALS_SIZE | ((writable) ? 0 : F_SEAL_WRITE))
 
 /* The payload size of each type; 0 for an unknown type. */
 static size_t payload_bytes(uint32_t type) {
@@ -208,14 +209,15 @@ int ipc_memfd_new(const char *name, size_t bytes, int *ret_fd, void **ret_map) {
         return 0;
 }
 
-int ipc_memfd_seal(int fd) {
+int ipc_memfd_seal(int fd, bool writable) {
         assert(fd >= 0);
-        if (fcntl(fd, F_ADD_SEALS, IPC_SEALS) < 0)
+        if (fcntl(fd, F_ADD_SEALS, IPC_SEALS(writable)) < 0)
                 return log_error_errno(errno, "Sealing memfd %d failed: %m", fd);
         return 0;
 }
 
-int ipc_memfd_check(int fd, size_t bytes, const char *what) {
+int ipc_memfd_check(int fd, size_t bytes, const char *what, bool writable) {
+        const int wanted = IPC_SEALS(writable);
         struct stat st;
         int seals;
 
@@ -225,9 +227,9 @@ int ipc_memfd_check(int fd, size_t bytes, const char *what) {
         seals = fcntl(fd, F_GET_SEALS);
         if (seals < 0)
                 return log_error_errno(errno, "%s: not a memfd (F_GET_SEALS): %m", what);
-        if ((seals & IPC_SEALS) != IPC_SEALS)
+        if ((seals & wanted) != wanted)
                 return log_error_errno(EBADMSG, "%s: memfd seals 0x%x, expected 0x%x", what,
-                                       (unsigned)seals, (unsigned)IPC_SEALS);
+                                       (unsigned)seals, (unsigned)wanted);
         if (fstat(fd, &st) < 0)
                 return log_error_errno(errno, "%s: fstat failed: %m", what);
         if ((uint64_t)st.st_size != bytes)

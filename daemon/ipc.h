@@ -17,7 +17,10 @@
  *                           IPC_RESULT        + a memfd with the proof (success)
  *
  * The memfds are sealed (ipc_memfd_seal) before they are sent, so a
- * receiver can trust their size for as long as it holds them. Every
+ * receiver can trust their size for as long as it holds them; all but the
+ * a/b/c one are sealed against writes too (the CPU prover computes H in
+ * place there, in the pages already charged to the worker's cgroup and
+ * reserved as abc_bytes, instead of in private copies charged to it). Every
  * process on a socket is a program of this build, so the structs are sent
  * as they are in memory; a packet of the wrong length for its type is
  * refused.
@@ -25,6 +28,7 @@
 #pragma once
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,10 +158,11 @@ size_t ipc_expected_fds(const struct ipc_message *message);
 
 /* A memfd of bytes, mapped shared read-write. */
 int ipc_memfd_new(const char *name, size_t bytes, int *ret_fd, void **ret_map);
-/* Seals the memfd: no shrinking, growing or writing from now on. */
-int ipc_memfd_seal(int fd);
-/* Checks that fd is a sealed memfd of exactly bytes (what a sender promised). */
-int ipc_memfd_check(int fd, size_t bytes, const char *what);
+/* Seals the memfd: no shrinking or growing from now on, and no writing unless writable. */
+int ipc_memfd_seal(int fd, bool writable);
+/* Checks that fd is a memfd of exactly bytes (what a sender promised), sealed as
+ * ipc_memfd_seal(fd, writable) seals it. */
+int ipc_memfd_check(int fd, size_t bytes, const char *what, bool writable);
 
 /* snprintf into a fixed text field, never failing. */
 void ipc_set_text(char *buf, size_t size, const char *fmt, ...)

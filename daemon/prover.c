@@ -15,9 +15,10 @@
  *                   start thread is on partition N + 1, then IPC_RESULT
  *                   with the proof in a sealed memfd.
  *
- * The evaluations are mapped MAP_PRIVATE because the CPU backend computes
- * H in place and the memfd is sealed against writes: pages it writes are
- * copies charged to the prover until the mapping goes, right after
+ * The evaluations are mapped shared and writable: the CPU backend computes
+ * H in place, in the memfd's own pages (charged to the worker's cgroup and
+ * reserved as abc_bytes), not in private copies that would be charged to
+ * the prover on top; they go when the prover closes the memfd right after
  * prove_start. Every IPC_PROVE gets exactly one IPC_RESULT (a canceled
  * task: EXECUTOR_FAILED_CANCELED). End of file on FD ends the prover.
  */
@@ -188,7 +189,7 @@ static int job_start(struct prover *p, struct prove_job *job) {
         fr_t *abc;
         int r;
 
-        abc = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, job->abc_fd, 0);
+        abc = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, job->abc_fd, 0);
         if (abc == MAP_FAILED)
                 return log_error_errno(errno,
                                        "Task %" PRIu64 ": mapping a/b/c (%zu bytes) failed: %m",
@@ -357,7 +358,7 @@ static int encode_result(const struct prove_job *job, const struct groth16_proof
                 memcpy(map + result->proof_json_bytes, public_json, result->public_json_bytes);
         }
         (void)munmap(map, bytes);
-        r = ipc_memfd_seal(fd);
+        r = ipc_memfd_seal(fd, false);
         if (r < 0) {
                 close(fd);
                 return r;
@@ -464,11 +465,12 @@ static void receive_prove(struct prover *p, const struct ipc_prove *request, int
 
         snprintf(what, sizeof(what), "task %" PRIu64 " a/b/c", request->task.task_id);
         r = s->log_domain_size < 40
-                    ? ipc_memfd_check(job->abc_fd, (3u * sizeof(fr_t)) << s->log_domain_size, what)
+                    ? ipc_memfd_check(job->abc_fd, (3u * sizeof(fr_t)) << s->log_domain_size, what,
+                                      true)
                     : -EINVAL;
         if (r >= 0) {
                 snprintf(what, sizeof(what), "task %" PRIu64 " witness", request->task.task_id);
-                r = s->n_vars > 0 ? ipc_memfd_check(job->w_fd, job->w_bytes, what) : -EINVAL;
+                r = s->n_vars > 0 ? ipc_memfd_check(job->w_fd, job->w_bytes, what, false) : -EINVAL;
         }
         if (r >= 0) {
                 void *w = mmap(NULL, job->w_bytes, PROT_READ, MAP_SHARED, job->w_fd, 0);

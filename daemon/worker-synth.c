@@ -42,13 +42,13 @@ static int filling_new(const char *name, size_t bytes, struct filling *ret) {
         return r;
 }
 
-/* Unmaps, seals and hands the fd out. */
-static int filling_finish(struct filling *f, int *ret_fd) {
+/* Unmaps, seals (against writes too unless writable) and hands the fd out. */
+static int filling_finish(struct filling *f, bool writable, int *ret_fd) {
         int r;
 
         (void)munmap(f->map, f->bytes);
         f->map = NULL;
-        r = ipc_memfd_seal(f->fd);
+        r = ipc_memfd_seal(f->fd, writable);
         if (r < 0)
                 return r;
         *ret_fd = TAKE_FD(f->fd);
@@ -91,10 +91,10 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
                                        circuit_path, log_domain_size);
         memcpy(wit.map, w->values, (size_t)w->n_values * sizeof(fr_t));
 
-        r = filling_finish(&abc, &ret->abc_fd);
+        r = filling_finish(&abc, true, &ret->abc_fd); /* the CPU prover writes H here */
         if (r < 0)
                 return r;
-        r = filling_finish(&wit, &ret->w_fd);
+        r = filling_finish(&wit, false, &ret->w_fd);
         if (r < 0) {
                 close(TAKE_FD(ret->abc_fd));
                 return r;
