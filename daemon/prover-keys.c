@@ -171,17 +171,19 @@ const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum j
 }
 
 int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char *path) {
-        struct key_entry **link, *e;
+        struct key_entry *prev = NULL, *e;
 
         assert(keys);
         assert(path);
-        for (link = &keys->entries; *link; link = &(*link)->next)
-                if ((*link)->kind == kind && strcmp((*link)->path, path) == 0)
+        for (e = keys->entries; e; prev = e, e = e->next)
+                if (e->kind == kind && strcmp(e->path, path) == 0)
                         break;
-        e = *link;
         if (!e)
                 return -ENOENT;
-        *link = e->next;
+        if (prev)
+                prev->next = e->next;
+        else
+                keys->entries = e->next;
         keys->bytes -= e->bytes;
         log_info("%s: proving key dropped (%llu bytes of points)", path,
                  (unsigned long long)e->bytes);

@@ -484,8 +484,8 @@ int scheduler_preload(struct scheduler *s, const char *circuit_id, uint64_t shar
                 c->evict_when_idle = false;
                 return 0;
         }
-        bytes = circuit_bytes(s, &(struct job_shape){.shared_bytes = shared_bytes,
-                                                     .key_bytes = key_bytes});
+        bytes = circuit_bytes(
+                s, &(struct job_shape){.shared_bytes = shared_bytes, .key_bytes = key_bytes});
         /* Room made as admission makes it: idle circuits go, least recently used first. */
         (void)evict_for(s, bytes, circuit_id);
         return circuit_new(s, circuit_id, bytes, true);
