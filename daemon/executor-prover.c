@@ -95,6 +95,15 @@ static const char *prover_label(const struct prover_slot *p, char *buf, size_t s
         return buf;
 }
 
+/* The prover reads every message at once: a socket full to it means it hangs. */
+static void kill_hung(struct prover_slot *p) {
+        char label[64];
+
+        log_error("%s (pid %d) does not read its messages; killing it",
+                  prover_label(p, label, sizeof(label)), (int)p->pid);
+        (void)kill(p->pid, SIGKILL);
+}
+
 static void on_result(struct prover_slot *p, const struct ipc_result *res, int fd) {
         _cleanup_(proof_payload_free) struct proof_payload payload = {0};
         struct executor *e = p->executor;
@@ -167,7 +176,6 @@ static void preload_progress(struct executor *e) {
 /* The preloads this prover process has not been sent yet, in order. */
 static void send_preloads(struct prover_slot *p) {
         struct executor *e = p->executor;
-        char label[64];
 
         while (p->ready && p->sock >= 0 && p->preloads_sent < e->n_preloads) {
                 const struct executor_preload *pre = &e->preloads[p->preloads_sent];
@@ -186,11 +194,8 @@ static void send_preloads(struct prover_slot *p) {
                 if (r < 0) {
                         /* A full socket: the prover hangs (see executor_prover_relay); else
                          * it is going away, and its successor gets the preloads. */
-                        if (r == -EAGAIN) {
-                                log_error("%s (pid %d) does not read its messages; killing it",
-                                          prover_label(p, label, sizeof(label)), (int)p->pid);
-                                (void)kill(p->pid, SIGKILL);
-                        }
+                        if (r == -EAGAIN)
+                                kill_hung(p);
                         return;
                 }
                 p->preloads_sent++;
@@ -620,7 +625,6 @@ int executor_preload_key(struct executor *e, enum job_kind kind, const char *key
 
 void executor_evict_key(struct executor *e, enum job_kind kind, const char *key_path) {
         struct ipc_load_key evict;
-        char label[64];
 
         assert(e);
         assert(key_path);
@@ -637,11 +641,8 @@ void executor_evict_key(struct executor *e, enum job_kind kind, const char *key_
 
                 /* A prover that is not up has no key; one whose socket is full hangs. */
                 if (p->sock >= 0 &&
-                    ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0) == -EAGAIN) {
-                        log_error("%s (pid %d) does not read its messages; killing it",
-                                  prover_label(p, label, sizeof(label)), (int)p->pid);
-                        (void)kill(p->pid, SIGKILL);
-                }
+                    ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0) == -EAGAIN)
+                        kill_hung(p);
         }
 }
 
@@ -678,7 +679,6 @@ static struct prover_slot *least_loaded(struct executor *e) {
 void executor_prover_relay(struct executor *e, struct task *t) {
         struct prover_slot *p;
         struct ipc_prove prove;
-        char label[64];
         int r;
 
         assert(e);
@@ -703,10 +703,7 @@ void executor_prover_relay(struct executor *e, struct task *t) {
                 r = ipc_send(p->sock, IPC_PROVE, &prove, sizeof(prove), (int[]){t->abc_fd, t->w_fd},
                              2);
         if (r == -EAGAIN) {
-                /* The prover reads every message at once: a full socket means it hangs. */
-                log_error("%s (pid %d) does not read its messages; killing it",
-                          prover_label(p, label, sizeof(label)), (int)p->pid);
-                (void)kill(p->pid, SIGKILL);
+                kill_hung(p);
                 return;
         }
         if (r < 0)

@@ -317,6 +317,13 @@ void executor_get_status(const struct executor *e, struct executor_status *ret) 
         }
 }
 
+void executor_device_name(int device, char *buf, size_t size) {
+        if (device >= 0)
+                snprintf(buf, size, "gpu %d", device);
+        else
+                snprintf(buf, size, "%s", device == EXECUTOR_DEVICE_CPU ? "cpu" : "auto");
+}
+
 int executor_get_prover(const struct executor *e, unsigned index,
                         struct executor_prover_info *ret) {
         const struct prover_slot *p;

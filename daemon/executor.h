@@ -178,6 +178,8 @@ struct executor_prover_info {
         uint64_t srs_bytes;
         uint64_t memory_total_bytes, memory_free_bytes; /* the GPU's; 0 on the CPU */
 };
+/* A configured device as status and metrics name it: "gpu 0", "cpu" or "auto". */
+void executor_device_name(int device, char *buf, size_t size);
 /* -ERANGE past n_provers. */
 int executor_get_prover(const struct executor *executor, unsigned index,
                         struct executor_prover_info *ret);

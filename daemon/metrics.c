@@ -223,11 +223,7 @@ static void prover_metrics(FILE *f, const struct executor *executor, unsigned n)
         n = n < EXECUTOR_MAX_PROVERS ? n : EXECUTOR_MAX_PROVERS;
         for (unsigned i = 0; i < n; i++) {
                 (void)executor_get_prover(executor, i, &info[i]);
-                if (info[i].device >= 0)
-                        snprintf(device[i], sizeof(device[i]), "gpu %d", info[i].device);
-                else
-                        snprintf(device[i], sizeof(device[i]), "%s",
-                                 info[i].device == EXECUTOR_DEVICE_CPU ? "cpu" : "auto");
+                executor_device_name(info[i].device, device[i], sizeof(device[i]));
         }
         header(f, "cuzk_prover_partitions_total", "counter",
                "Partitions each prover answered, by result.");

@@ -32,28 +32,24 @@ static int file_bytes(const char *path, uint64_t *ret, char *message, size_t mes
 
 int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, uint64_t *ret_bytes,
                     char *message, size_t message_size) {
-        char pce[PATH_MAX];
-        const char *plus, *key;
+        char pce[PATH_MAX], key[PATH_MAX];
         uint64_t pce_bytes = 0, key_bytes = 0;
         enum job_kind kind;
         int r;
 
         assert(d && circuit_id && ret_already && ret_bytes && message);
-        plus = strchr(circuit_id, '+');
-        if (plus && (size_t)(plus - circuit_id) >= sizeof(pce)) {
-                snprintf(message, message_size, "circuit %s: the PCE path is too long", circuit_id);
+        if (job_circuit_key(circuit_id, &kind, key, sizeof(key)) < 0 ||
+            strlen(circuit_id) >= sizeof(pce)) {
+                snprintf(message, message_size, "circuit %s: a path is too long", circuit_id);
                 return -EINVAL;
         }
-        if (plus) {
-                kind = JOB_SYNTHETIC_PCE;
-                snprintf(pce, sizeof(pce), "%.*s", (int)(plus - circuit_id), circuit_id);
-                key = plus + 1;
+        if (kind == JOB_SYNTHETIC_PCE) {
+                /* PCE+PARAMS: the PCE is what stands before the key */
+                snprintf(pce, sizeof(pce), "%.*s", (int)(strlen(circuit_id) - strlen(key) - 1),
+                         circuit_id);
                 r = file_bytes(pce, &pce_bytes, message, message_size);
                 if (r < 0)
                         return r;
-        } else {
-                kind = JOB_GROTH16_SNARKJS;
-                key = circuit_id;
         }
         r = file_bytes(key, &key_bytes, message, message_size);
         if (r < 0)

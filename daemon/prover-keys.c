@@ -126,12 +126,11 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
         assert(ret);
         assert(ret_loaded_usec);
 
-        for (e = keys->entries; e; e = e->next)
-                if (e->kind == kind && strcmp(e->path, path) == 0) {
-                        *ret = &e->pk;
-                        *ret_loaded_usec = 0;
-                        return 0;
-                }
+        *ret = prover_keys_find(keys, kind, path);
+        if (*ret) {
+                *ret_loaded_usec = 0;
+                return 0;
+        }
 
         t0 = clock_now_usec();
         e = calloc(1, sizeof(*e));

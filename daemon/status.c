@@ -98,11 +98,7 @@ static void fill_provers(const struct cuzkd *d, struct prover_list *list,
                 if (info.current_task_id)
                         job = scheduler_find_attempt(d->scheduler, info.current_task_id,
                                                      &partition);
-                if (info.device >= 0)
-                        snprintf(list->devices[i], sizeof(list->devices[i]), "gpu %d", info.device);
-                else
-                        snprintf(list->devices[i], sizeof(list->devices[i]), "%s",
-                                 info.device == EXECUTOR_DEVICE_CPU ? "cpu" : "auto");
+                executor_device_name(info.device, list->devices[i], sizeof(list->devices[i]));
                 snprintf(list->names[i], sizeof(list->names[i]), "%s", info.name);
                 snprintf(list->backends[i], sizeof(list->backends[i]), "%s", info.backend);
                 snprintf(list->job_ids[i], sizeof(list->job_ids[i]), "%s", job ? job->id : "");
