@@ -123,7 +123,14 @@ int gpu_prover_numa_node(const gpu_prover_t *prover) {
         return prover->numa_node;
 }
 
-/* The pk's arrays as (pointer, bytes) pairs. */
+/* CUDA pins whole pages, and a page pinned twice fails the second time
+ * (cudaErrorHostMemoryAlreadyRegistered): an array under big_alloc's huge
+ * page size may come from malloc's heap and share a page with another key's
+ * array, so it stays pageable; copies from it cost nothing measurable. From
+ * 2 MiB up, big_alloc gives every array pages of its own. */
+#define PIN_MIN_BYTES ((size_t)2 << 20)
+
+/* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
 static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         ptr[0] = pk->a, bytes[0] = pk->n_vars * sizeof(g1_affine_t);
@@ -132,6 +139,9 @@ static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t 
         ptr[3] = pk->h,
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
         ptr[4] = pk->b2, bytes[4] = pk->n_vars * sizeof(g2_affine_t);
+        for (size_t i = 0; i < 5; i++)
+                if (bytes[i] < PIN_MIN_BYTES)
+                        bytes[i] = 0;
         return 5;
 }
 

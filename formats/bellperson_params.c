@@ -10,6 +10,7 @@
 #include "bellperson_io.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "zk/big_alloc.h"
 #include "zk/point_encoding.h"
 #include "zk/zk_error.h"
 
@@ -98,7 +99,7 @@ static int decode_section(struct bellperson_params *p, const uint8_t *data,
         int r;
 
         /* One element even for an empty section, so that NULL always means failure. */
-        points = malloc((n ? n : 1) * element);
+        points = big_alloc((n ? n : 1) * element);
         if (!points)
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " %s points",
                                        p->origin, n, section_names[s]);

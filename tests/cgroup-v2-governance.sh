@@ -51,6 +51,14 @@ done
 
 own=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
 base=/sys/fs/cgroup${own%/}
+# A runner may put us in a cgroup whose parent does not pass the memory
+# controller down (the GPU machine's runner does): then below the root,
+# which has every controller, on a machine of our own.
+if [ "$base" != /sys/fs/cgroup ] && ! grep -qw memory "$base/cgroup.controllers"; then
+        echo "cgroup ${own:-?} has no memory controller ($(cat "$base/cgroup.controllers")); using the root"
+        base=/sys/fs/cgroup
+fi
+echo "cgroup of this script: ${own:-?} (delegating below $base)"
 leaf=$base/cuzk-governance-shell
 demo=$base/cuzk-governance
 work=$(mktemp -d /tmp/cuzk-governance-XXXXXX)
@@ -70,8 +78,12 @@ trap cleanup EXIT
 
 # Delegation: our own processes move to a leaf (no-internal-process rule),
 # then memory and pids are enabled for our children.
-mkdir -p "$leaf" "$demo"
-while read -r pid; do echo "$pid" >"$leaf/cgroup.procs" 2>/dev/null; done <"$base/cgroup.procs"
+# The root cgroup is exempt from that rule, and its processes stay put.
+mkdir -p "$demo"
+if [ "$base" != /sys/fs/cgroup ]; then
+        mkdir -p "$leaf"
+        while read -r pid; do echo "$pid" >"$leaf/cgroup.procs" 2>/dev/null; done <"$base/cgroup.procs"
+fi
 echo "+memory +pids" >"$base/cgroup.subtree_control" ||
         { echo "FAIL: cannot enable memory in $base/cgroup.subtree_control"; exit 1; }
 

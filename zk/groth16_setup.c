@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "big_alloc.h"
 #include "common/cleanup.h"
 #include "fixed_base.h"
 #include "groth16_setup_internal.h"
@@ -108,12 +109,12 @@ struct groth16_keys *groth16_keys_free(struct groth16_keys *k) {
 static int keys_alloc_arrays(struct groth16_keys *k, size_t n_vars, size_t n_public, size_t n_h) {
         const size_t n_private = n_vars - n_public - 1;
 
-        k->a = malloc(n_vars * sizeof(g1_affine_t));
-        k->b1 = malloc(n_vars * sizeof(g1_affine_t));
-        k->b2 = malloc(n_vars * sizeof(g2_affine_t));
-        k->l = malloc((n_private ? n_private : 1) * sizeof(g1_affine_t));
-        k->h = malloc((n_h ? n_h : 1) * sizeof(g1_affine_t));
-        k->ic = malloc((n_public + 1) * sizeof(g1_affine_t));
+        k->a = big_alloc(n_vars * sizeof(g1_affine_t));
+        k->b1 = big_alloc(n_vars * sizeof(g1_affine_t));
+        k->b2 = big_alloc(n_vars * sizeof(g2_affine_t));
+        k->l = big_alloc((n_private ? n_private : 1) * sizeof(g1_affine_t));
+        k->h = big_alloc((n_h ? n_h : 1) * sizeof(g1_affine_t));
+        k->ic = big_alloc((n_public + 1) * sizeof(g1_affine_t));
         return k->a && k->b1 && k->b2 && k->l && k->h && k->ic ? 0 : -ENOMEM;
 }
 
