@@ -7,13 +7,16 @@
 # driver). Output is line-buffered; the logs are copied into "$OUT" when it
 # is set. About 5 minutes on an H200.
 #
-#   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES]
+#   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES | --profile]
 #
 # --quick runs the short self-test and a small benchmark (a first check).
 # build-dir/tests/test-prover-backend and build-dir/tests/fixtures, when
 # carried, give whole proofs first (the CUDA backend, verified).
 # --partitions "24 26" runs the short self-test, then whole PoRep-shaped
 # partitions through the split prover (bench-gpu-prove) at those sizes.
+# --profile runs the MSM benchmark alone with CUZK_MSM_PROFILE=1 (each
+# step's time, cuda/msm.cu), then, where Nsight Compute's ncu is found, the
+# hot kernels of one 2^20 MSM through it (clocks left as they are).
 # Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
 # benchmark's when the self-test passed.
 set -u -o pipefail
@@ -25,6 +28,7 @@ logs=$(mktemp -d)
 sizes=${3:-24 26}
 for exe in cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-prove; do
         [ "$exe" = cuda/bench-gpu-prove ] && [ "$mode" != --partitions ] && continue
+        [ "$exe" = cuda/cuda-selftest ] && [ "$mode" = --profile ] && continue
         if [ ! -x "$build/$exe" ]; then
                 echo "device-run: $build/$exe missing: build with meson here first" >&2
                 exit 1
@@ -38,6 +42,29 @@ save_logs() {
         fi
 }
 trap save_logs EXIT
+
+if [ "$mode" = "--profile" ]; then
+        echo "== msm profile"
+        CUZK_MSM_PROFILE=1 timeout 200 stdbuf -oL -eL "$build/cuda/bench-cuda" 20 26 1 0 \
+                >"$logs/profile.log" 2>&1
+        status=$?
+        # The last profile of each size (a timed device-resident run).
+        awk '/^msm profile/ { if (block) last[size] = block; size = $3; block = "" }
+             { block = block $0 "\n" }
+             END { last[size] = block; for (s in last) printf "%s", last[s] }' "$logs/profile.log"
+        grep '^|' "$logs/profile.log"
+        ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+        if [ -n "$ncu" ]; then
+                echo "== ncu ($ncu): the accumulate and window kernels of a 2^20 MSM"
+                timeout 200 "$ncu" --clock-control none --kernel-name-base demangled \
+                        -k 'regex:accumulate|chunks|window|digits' --launch-count 10 \
+                        --section SpeedOfLight --section Occupancy --section WarpStateStats \
+                        --section ComputeWorkloadAnalysis \
+                        "$build/cuda/bench-cuda" 20 20 1 0 >"$logs/ncu.log" 2>&1
+                grep -E "gpu_step_kernel|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Registers Per|Stall|Issue Slots Busy|Executed Ipc A" "$logs/ncu.log" | head -120
+        fi
+        exit $status
+fi
 
 # The card as found (read-only queries).
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \

@@ -2,6 +2,11 @@
 /* The GPU G1 MSM: msm_steps.cuh's steps as kernels, CUB for sort and scan. */
 #include <assert.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <new>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -11,11 +16,96 @@
 
 using namespace cuzk;
 
+/*
+ * CUZK_MSM_PROFILE=1 in the environment: every step of every MSM between two
+ * events, and after each MSM one line per step kind on stderr (calls, total
+ * ms). For device runs that ask where the time goes; the events add a little
+ * to each launch.
+ */
+template <class T> static const char *step_name(void) {
+        /* "... [with T = cuzk::msm_step_digits]" (GCC) or "... [T = ...]" */
+        static char name[96];
+        const char *f = __PRETTY_FUNCTION__, *at = strstr(f, "T = ");
+        snprintf(name, sizeof(name), "%s", at ? at + 4 : f);
+        name[strcspn(name, ";]")] = 0;
+        return name;
+}
+
+struct msm_profile {
+        static constexpr unsigned max_marks = 1024;
+        cudaEvent_t begin[max_marks], end[max_marks];
+        const char *name[max_marks];
+        unsigned marks, created;
+
+        static bool wanted(void) {
+                const char *e = getenv("CUZK_MSM_PROFILE");
+                return e && *e && strcmp(e, "0") != 0;
+        }
+        /* Events around one step; false when full (the step still runs). */
+        bool open(cudaStream_t stream, const char *what) {
+                if (marks == max_marks)
+                        return false;
+                if (marks == created) {
+                        if (cudaEventCreate(&begin[created]) != cudaSuccess)
+                                return false;
+                        if (cudaEventCreate(&end[created]) != cudaSuccess) {
+                                cudaEventDestroy(begin[created]);
+                                return false;
+                        }
+                        created++;
+                }
+                name[marks] = what;
+                return cudaEventRecord(begin[marks], stream) == cudaSuccess;
+        }
+        void close(cudaStream_t stream) {
+                (void)cudaEventRecord(end[marks++], stream);
+        }
+        /* After the stream's work: the table, then ready for the next MSM. */
+        void report(size_t n) {
+                const char *seen[64];
+                float ms[64];
+                unsigned calls[64], kinds = 0;
+                float all = 0;
+
+                for (unsigned i = 0; i < marks; i++) {
+                        float t = 0;
+                        (void)cudaEventElapsedTime(&t, begin[i], end[i]);
+                        unsigned k = 0;
+                        while (k < kinds && strcmp(seen[k], name[i]) != 0)
+                                k++;
+                        if (k == kinds && kinds < 64)
+                                seen[kinds] = name[i], ms[kinds] = 0, calls[kinds] = 0, kinds++;
+                        if (k < kinds)
+                                ms[k] += t, calls[k]++;
+                        all += t;
+                }
+                fprintf(stderr, "msm profile, %zu points: %.3f ms in %u steps\n", n, all, marks);
+                for (unsigned k = 0; k < kinds; k++)
+                        fprintf(stderr, "  %-48s %5u calls %9.3f ms\n", seen[k], calls[k], ms[k]);
+                marks = 0;
+        }
+        ~msm_profile() {
+                for (unsigned i = 0; i < created; i++) {
+                        cudaEventDestroy(begin[i]);
+                        cudaEventDestroy(end[i]);
+                }
+        }
+};
+
 struct device_msm_backend {
         gpu_context_t *ctx;
         void *temp;
         size_t temp_bytes;
         bool wait_for_copies; /* batch k's points arrive with ctx->input_ready[k] */
+        msm_profile *prof;    /* NULL unless CUZK_MSM_PROFILE is set */
+
+        bool mark(const char *what) {
+                return prof && prof->open(ctx->stream, what);
+        }
+        void unmark(bool marked) {
+                if (marked)
+                        prof->close(ctx->stream);
+        }
 
         int wait_input(uint32_t batch) {
                 if (wait_for_copies)
@@ -24,11 +114,17 @@ struct device_msm_backend {
         }
 
         template <class Step> int launch(const Step &step, uint64_t count) {
-                return gpu_launch_step(ctx, step, count);
+                const bool m = mark(step_name<Step>());
+                const int r = gpu_launch_step(ctx, step, count);
+                unmark(m);
+                return r;
         }
 
         int zero(void *p, size_t bytes) {
-                GPU_TRY(ctx, cudaMemsetAsync(p, 0, bytes, ctx->stream));
+                const bool m = mark("memset");
+                const cudaError_t e = cudaMemsetAsync(p, 0, bytes, ctx->stream);
+                unmark(m);
+                GPU_TRY(ctx, e);
                 return 0;
         }
 
@@ -36,8 +132,11 @@ struct device_msm_backend {
                  uint64_t count, unsigned bits) {
                 cub::DoubleBuffer<uint32_t> k(keys, keys_alt), v(vals, vals_alt);
                 size_t bytes = temp_bytes;
-                GPU_TRY(ctx, cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, (int)count, 0,
-                                                             (int)bits, ctx->stream));
+                const bool m = mark("cub radix sort");
+                const cudaError_t e = cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, (int)count,
+                                                                      0, (int)bits, ctx->stream);
+                unmark(m);
+                GPU_TRY(ctx, e);
                 keys = k.Current();
                 keys_alt = k.Alternate();
                 vals = v.Current();
@@ -47,8 +146,11 @@ struct device_msm_backend {
 
         int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count) {
                 size_t bytes = temp_bytes;
-                GPU_TRY(ctx, cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, (int)count,
-                                                           ctx->stream));
+                const bool m = mark("cub exclusive scan");
+                const cudaError_t e =
+                        cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, (int)count, ctx->stream);
+                unmark(m);
+                GPU_TRY(ctx, e);
                 return 0;
         }
 };
@@ -170,7 +272,10 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                 }
         }
 
-        device_msm_backend be = {ctx, temp, temp_bytes, copies};
+        static thread_local msm_profile *prof;
+        if (!prof && msm_profile::wanted())
+                prof = new (std::nothrow) msm_profile();
+        device_msm_backend be = {ctx, temp, temp_bytes, copies, prof};
         GPU_TRY_R(msm_run<Curve>(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
                                  reinterpret_cast<const typename Curve::affine *>(d_points)));
 
@@ -180,6 +285,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         GPU_TRY(ctx, cudaMemcpyAsync(window_sums, buf.window_sums, cfg.windows * sizeof(host_xyzz),
                                      cudaMemcpyDeviceToHost, ctx->stream));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        if (prof)
+                prof->report(n);
         msm_combine_windows(r, cfg, window_sums);
         return 0;
 }
