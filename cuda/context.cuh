@@ -30,6 +30,9 @@ enum gpu_slot {
         GPU_SLOT_MSM_SUMS,
         GPU_SLOT_MSM_WEIGHTED,
         GPU_SLOT_MSM_WINDOWS,
+        GPU_SLOT_MSM_SPAN_SUMS,
+        GPU_SLOT_MSM_SPAN_WEIGHTED,
+        GPU_SLOT_MSM_SPAN_V,
         GPU_SLOT_CUB_TEMP,
         GPU_SLOT_H_ABC,   /* a, b, c of the H computation; H's scalars end in a */
         GPU_SLOT_WITNESS, /* the witness, the G1 MSMs' scalars */

@@ -437,13 +437,28 @@ static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::
         std::vector<uint32_t> start(z.per_bucket), end(z.per_bucket), sc_(z.per_bucket),
                 sf(z.per_bucket);
         std::vector<xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
-                weighted(z.chunks), windows(cfg.windows);
+                weighted(z.chunks), windows(cfg.windows), span_sums(z.spans),
+                span_weighted(z.spans), span_v(z.spans);
         memcpy(sc.data(), scalars, cfg.total * sizeof(fr_t));
         memcpy(pts.data(), points, cfg.total * sizeof(typename G::affine));
-        msm_buffers<typename G::curve> buf = {
-                canonical.data(), k0.data(),      k1.data(),   v0.data(),       v1.data(),
-                start.data(),     end.data(),     sc_.data(),  sf.data(),       p0.data(),
-                p1.data(),        buckets.data(), sums.data(), weighted.data(), windows.data()};
+        msm_buffers<typename G::curve> buf = {canonical.data(),
+                                              k0.data(),
+                                              k1.data(),
+                                              v0.data(),
+                                              v1.data(),
+                                              start.data(),
+                                              end.data(),
+                                              sc_.data(),
+                                              sf.data(),
+                                              p0.data(),
+                                              p1.data(),
+                                              buckets.data(),
+                                              sums.data(),
+                                              weighted.data(),
+                                              windows.data(),
+                                              span_sums.data(),
+                                              span_weighted.data(),
+                                              span_v.data()};
         emu_msm_backend be;
         int rc = msm_run<typename G::curve>(be, cfg, buf, sc.data(), pts.data());
         if (rc < 0)

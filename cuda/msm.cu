@@ -147,8 +147,8 @@ struct device_msm_backend {
         int exclusive_scan(const uint32_t *in, uint32_t *out, uint64_t count) {
                 size_t bytes = temp_bytes;
                 const bool m = mark("cub exclusive scan");
-                const cudaError_t e =
-                        cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, (int)count, ctx->stream);
+                const cudaError_t e = cub::DeviceScan::ExclusiveSum(temp, bytes, in, out,
+                                                                    (int)count, ctx->stream);
                 unmark(m);
                 GPU_TRY(ctx, e);
                 return 0;
@@ -195,6 +195,9 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SUMS, z.chunks, &b->sums));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_WEIGHTED, z.chunks, &b->weighted));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_WINDOWS, cfg.windows, &b->window_sums));
+        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_SUMS, z.spans, &b->span_sums));
+        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_WEIGHTED, z.spans, &b->span_weighted));
+        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_V, z.spans, &b->span_v));
         return 0;
 }
 

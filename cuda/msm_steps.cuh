@@ -19,8 +19,9 @@
  *            sums form the next level's items, until one item per bucket
  *            is left. Skewed scalars (a Groth16 witness is mostly 0 and 1)
  *            thus never leave one thread a huge bucket.
- * Then for all windows at once: sum_b (b + 1) S_b per window, by chunks
- * (running sums), and the windows combined by Horner's rule on the host.
+ * Then for all windows at once: sum_b (b + 1) S_b per window in three
+ * stages of running sums (chunks of buckets, spans of chunks, the window),
+ * and the windows combined by Horner's rule on the host.
  */
 #pragma once
 
@@ -52,6 +53,7 @@ struct msm_config {
         uint32_t seg_next;  /* M at the later levels (partial sums per segment) */
         uint32_t levels;    /* level 0 plus the later ones */
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
+        uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
 };
 
 inline unsigned msm_log2_ceil(uint64_t x) {
@@ -70,6 +72,14 @@ inline uint32_t msm_levels_needed(uint64_t n, uint32_t seg_first, uint32_t seg_n
                 levels++;
         }
         return levels;
+}
+
+/* The window reduction's three stages share the c - 1 bits of a bucket
+ * index about equally, so that no thread's chain of additions is long (at
+ * c = 16: 32 buckets per chunk, 32 chunks per span, 32 spans per window). */
+inline void msm_split_reduction(msm_config *cfg) {
+        cfg->log_chunk = (cfg->c - 1) / 3;
+        cfg->log_span = (cfg->c - 1) / 3;
 }
 
 /*
@@ -101,7 +111,7 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
         cfg.seg_first = m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
         cfg.seg_next = 16;
         cfg.levels = msm_levels_needed(n, cfg.seg_first, cfg.seg_next);
-        cfg.log_chunk = (cfg.c - 1) / 2;
+        msm_split_reduction(&cfg);
         return cfg;
 }
 
@@ -112,8 +122,7 @@ inline void msm_config_refresh(msm_config *cfg) {
         if (cfg->group > cfg->windows)
                 cfg->group = cfg->windows;
         cfg->levels = msm_levels_needed(cfg->n, cfg->seg_first, cfg->seg_next);
-        if (cfg->log_chunk > cfg->c - 1)
-                cfg->log_chunk = cfg->c - 1;
+        msm_split_reduction(cfg);
 }
 
 /* Keys of one group sort on this many bits (the sentinel included). */
@@ -309,28 +318,69 @@ template <class Curve> struct msm_step_chunks {
 };
 
 /*
- * Stage 2, one thread per window: sum_b (b + 1) S_b
- *   = sum_j V_j + C sum_j j A_j,
- * the second sum again by running sums, times C by doublings.
+ * Stage 2, one thread per span of G = 2^log_span chunks: span k of a window
+ * covers chunks [kG, (k+1)G) and gives
+ *   A'_k = sum_i A_{kG+i},  V'_k = sum_i i A_{kG+i},  R_k = sum_i V_{kG+i}
+ * (i < G; V'_k by running sums from the top). Item i is span i % Q of
+ * window i / Q, Q spans per window.
+ */
+template <class Curve> struct msm_step_spans {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
+        const xyzz_dev *sums, *weighted;
+        uint32_t chunks_per_window, log_span;
+        xyzz_dev *span_sums, *span_weighted, *span_v;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const uint32_t spans = chunks_per_window >> log_span;
+                const uint64_t w = i / spans, k = i % spans;
+                const uint64_t first = w * chunks_per_window + (k << log_span);
+                const xyzz_dev *a = sums + first, *v = weighted + first;
+                xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
+                xyzz_dev r = xyzz_dev::infinity();
+                for (uint32_t j = 1u << log_span; j-- > 1;) {
+                        xyzz_add(running, load_wide(&a[j]));
+                        xyzz_add(total, running);
+                        xyzz_add(r, load_wide(&v[j]));
+                }
+                xyzz_add(running, load_wide(&a[0]));
+                xyzz_add(r, load_wide(&v[0]));
+                store_wide(&span_sums[i], running);
+                store_wide(&span_weighted[i], total);
+                store_wide(&span_v[i], r);
+        }
+};
+
+/*
+ * Stage 3, one thread per window: with C buckets per chunk, G chunks per
+ * span and Q spans,
+ *   sum_b (b + 1) S_b = sum_j V_j + C sum_j j A_j
+ *                     = sum_k R_k + C (G sum_k k A'_k + sum_k V'_k),
+ * sum_k k A'_k again by running sums, the factors by doublings.
  */
 template <class Curve> struct msm_step_window {
         using xyzz_dev = typename Curve::xyzz;
         static constexpr unsigned block_threads = Curve::curve_block_threads;
-        const xyzz_dev *sums, *weighted;
-        uint32_t chunks, log_chunk;
+        const xyzz_dev *span_sums, *span_weighted, *span_v;
+        uint32_t spans, log_span, log_chunk;
         xyzz_dev *window_sums;
 
         CUZK_HD void operator()(uint64_t w) const {
-                const xyzz_dev *a = sums + w * chunks, *v = weighted + w * chunks;
+                const xyzz_dev *a = span_sums + w * spans, *vp = span_weighted + w * spans,
+                               *r = span_v + w * spans;
                 xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
-                for (uint32_t j = chunks; j-- > 1;) {
-                        xyzz_add(running, load_wide(&a[j]));
+                for (uint32_t k = spans; k-- > 1;) {
+                        xyzz_add(running, load_wide(&a[k]));
                         xyzz_add(total, running);
                 }
-                for (uint32_t k = 0; k < log_chunk; k++)
+                for (uint32_t d = 0; d < log_span; d++)
                         xyzz_dbl(total);
-                for (uint32_t j = 0; j < chunks; j++)
-                        xyzz_add(total, load_wide(&v[j]));
+                for (uint32_t k = 0; k < spans; k++)
+                        xyzz_add(total, load_wide(&vp[k]));
+                for (uint32_t d = 0; d < log_chunk; d++)
+                        xyzz_dbl(total);
+                for (uint32_t k = 0; k < spans; k++)
+                        xyzz_add(total, load_wide(&r[k]));
                 store_wide(&window_sums[w], total);
         }
 };
@@ -342,6 +392,7 @@ struct msm_sizes {
         uint64_t partials;   /* each of the two partial-sum buffers */
         uint64_t buckets;    /* windows * buckets */
         uint64_t chunks;     /* windows * chunks, each of sums and weighted */
+        uint64_t spans;      /* windows * spans, each of span_sums, span_weighted, span_v */
 };
 
 inline msm_sizes msm_make_sizes(const msm_config &cfg) {
@@ -358,6 +409,7 @@ inline msm_sizes msm_make_sizes(const msm_config &cfg) {
         }
         z.buckets = (uint64_t)cfg.windows * cfg.buckets;
         z.chunks = (uint64_t)cfg.windows * (cfg.buckets >> cfg.log_chunk);
+        z.spans = z.chunks >> cfg.log_span;
         return z;
 }
 
@@ -369,6 +421,7 @@ template <class Curve> struct msm_buffers {
         uint32_t *start, *end, *seg_count, *seg_first;
         xyzz_dev *partials, *partials_alt;
         xyzz_dev *buckets, *sums, *weighted, *window_sums;
+        xyzz_dev *span_sums, *span_weighted, *span_v;
 };
 
 #define MSM_TRY(expr)              \
@@ -474,7 +527,12 @@ int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr
         MSM_TRY(be.launch(msm_step_chunks<Curve>{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums,
                                                  buf.weighted},
                           (uint64_t)cfg.windows * chunks));
-        MSM_TRY(be.launch(msm_step_window<Curve>{buf.sums, buf.weighted, chunks, cfg.log_chunk,
+        const uint32_t spans = chunks >> cfg.log_span;
+        MSM_TRY(be.launch(msm_step_spans<Curve>{buf.sums, buf.weighted, chunks, cfg.log_span,
+                                                buf.span_sums, buf.span_weighted, buf.span_v},
+                          (uint64_t)cfg.windows * spans));
+        MSM_TRY(be.launch(msm_step_window<Curve>{buf.span_sums, buf.span_weighted, buf.span_v,
+                                                 spans, cfg.log_span, cfg.log_chunk,
                                                  buf.window_sums},
                           cfg.windows));
         return 0;
