@@ -65,7 +65,8 @@ static void print_row(unsigned k, const struct partition_run *run) {
 static int bench_size(unsigned k) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
-        struct synthetic_params params = {.seed = 1};
+        struct synthetic_params params = {
+                .seed = 1, .n_aux = SYNTHETIC_DEFAULT, .n_public = SYNTHETIC_DEFAULT};
         const size_t n = (size_t)1 << k;
         fr_t *abc[4][3] = {{NULL}};
         gpu_prove_partial_t *partial[4] = {NULL};

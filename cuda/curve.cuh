@@ -18,6 +18,26 @@ namespace cuzk {
 
 template <class F> struct xyzz_point;
 
+/* A product out of line, operands and result by value (in registers). */
+template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b);
+
+/*
+ * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
+ * copies of the ~680-instruction product, over 100 KB of code per loop
+ * body: on the H200 a third of the issue stalls were instruction fetch
+ * (Nsight Compute, run 2). Called, every product runs one copy.
+ */
+struct mul_inlined {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return a * b;
+        }
+};
+struct mul_called {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return field_mul_called(a, b);
+        }
+};
+
 /* The rare cases of an addition, out of line: acc = 2 (x, y) when equal,
  * else infinity (the operands were opposite). */
 template <class F>
@@ -72,7 +92,8 @@ template <class F> struct xyzz_point {
         }
 
         /* this += (px, py), or this -= it when negate; (0, 0) adds nothing. */
-        CUZK_HD void add_affine(const affine_point<F> &p, bool negate) {
+        template <class Mul = mul_inlined>
+        CUZK_HD void add_affine(const affine_point<F> &p, bool negate, Mul mul = Mul()) {
                 if (p.is_infinity())
                         return;
                 const F py = negate ? p.y.neg() : p.y;
@@ -83,7 +104,7 @@ template <class F> struct xyzz_point {
                         zzz = F::one();
                         return;
                 }
-                const F u2 = p.x * zz, s2 = py * zzz;
+                const F u2 = mul(p.x, zz), s2 = mul(py, zzz);
                 const F pd = u2 - x, r = s2 - y;
                 if (pd.is_zero()) {
                         /* through a copy: only its address escapes, this stays in registers */
@@ -92,12 +113,12 @@ template <class F> struct xyzz_point {
                         *this = t;
                         return;
                 }
-                const F pp = pd.sqr(), ppp = pd * pp, q = x * pp;
-                const F x3 = r.sqr() - ppp - q.dbl();
-                y = r * (q - x3) - y * ppp;
+                const F pp = mul(pd, pd), ppp = mul(pd, pp), q = mul(x, pp);
+                const F x3 = mul(r, r) - ppp - q.dbl();
+                y = mul(r, q - x3) - mul(y, ppp);
                 x = x3;
-                zz = zz * pp;
-                zzz = zzz * ppp;
+                zz = mul(zz, pp);
+                zzz = mul(zzz, ppp);
         }
 
         CUZK_HD void add(const xyzz_point &b) {
@@ -151,6 +172,10 @@ template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz_point<F> &acc, const xyzz
         const xyzz_point<F> c = b;
         a.add(c);
         acc = a;
+}
+
+template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b) {
+        return a * b;
 }
 
 template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {

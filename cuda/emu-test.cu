@@ -504,6 +504,9 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
         }
 }
 
+/* Level 0 multiplies through mul_called (curve.cuh) while set. */
+static bool called_mul;
+
 template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
                           uint32_t c, uint32_t seg_first, uint32_t seg_next, uint32_t group,
@@ -521,6 +524,7 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         make_scalars(scalars.data(), n, shape);
 
         msm_config cfg = msm_make_config(n, batches);
+        cfg.called_mul = called_mul;
         if (c) {
                 cfg.c = c;
                 cfg.seg_first = seg_first;
@@ -533,9 +537,9 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u", G::name,
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s", G::name,
                  name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next,
-                 cfg.levels);
+                 cfg.levels, cfg.called_mul ? " (called products)" : "");
         report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
@@ -556,6 +560,10 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
         test_msm_case<G>("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
+        called_mul = true;
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
+        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
+        called_mul = false;
 }
 
 int main(void) {

@@ -92,6 +92,13 @@ struct msm_profile {
         }
 };
 
+/* CUZK_MSM_CALLED_MUL=1: level 0 multiplies through mul_called (curve.cuh),
+ * for comparing the two forms on a device. */
+static bool msm_called_mul(void) {
+        const char *e = getenv("CUZK_MSM_CALLED_MUL");
+        return e && *e && strcmp(e, "0") != 0;
+}
+
 struct device_msm_backend {
         gpu_context_t *ctx;
         void *temp;
@@ -247,7 +254,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        const msm_config cfg = msm_make_config(n, batches);
+        msm_config cfg = msm_make_config(n, batches);
+        cfg.called_mul = msm_called_mul();
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
         GPU_TRY_R(cub_temp_bytes(ctx, z, &temp_bytes));

@@ -54,6 +54,7 @@ struct msm_config {
         uint32_t levels;    /* level 0 plus the later ones */
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
         uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
+        bool called_mul;    /* level 0 multiplies through mul_called */
 };
 
 inline unsigned msm_log2_ceil(uint64_t x) {
@@ -232,8 +233,9 @@ CUZK_HD uint32_t msm_segment_bucket(const uint32_t *seg_first, const uint32_t *s
 }
 
 /* One segment of a level: the sum of at most seg consecutive items of one
- * bucket. Level 0 items are signed point indices, later ones partial sums. */
-template <class Curve> struct msm_step_accumulate {
+ * bucket. Level 0 items are signed point indices, later ones partial sums.
+ * Mul: how level 0's mixed additions multiply (curve.cuh). */
+template <class Curve, class Mul = mul_inlined> struct msm_step_accumulate {
         using affine_dev = typename Curve::affine;
         using xyzz_dev = typename Curve::xyzz;
         static constexpr unsigned block_threads = Curve::curve_block_threads;
@@ -257,7 +259,7 @@ template <class Curve> struct msm_step_accumulate {
                         for (uint64_t i = begin; i < end; i++) {
                                 const uint32_t ref = point_refs[i];
                                 acc.add_affine(load_wide(&points[ref & ~MSM_NEGATE_BIT]),
-                                               (ref & MSM_NEGATE_BIT) != 0);
+                                               (ref & MSM_NEGATE_BIT) != 0, Mul());
                         }
                         store_wide(&partials_out[s], acc);
                 } else {
@@ -478,7 +480,14 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                                                           points,
                                                           in,
                                                           out};
-                        MSM_TRY(be.launch(acc, segments));
+                        if (level == 0 && cfg.called_mul)
+                                MSM_TRY(be.launch(
+                                        msm_step_accumulate<Curve, mul_called>{
+                                                first, count, seg_first, seg_count, nb, seg,
+                                                buf.vals, points, nullptr, out},
+                                        segments));
+                        else
+                                MSM_TRY(be.launch(acc, segments));
 
                         /* The segments are the next level's items. */
                         uint32_t *old_first = first, *old_count = count;

@@ -91,6 +91,9 @@ static void prove_two(struct prover_backend *backend, const struct groth16_pk *p
                 free(b[i]);
                 free(c[i]);
         }
+        /* As the daemon does before it frees a key (the CUDA backend unpins it). */
+        if (backend->ops->forget_key)
+                backend->ops->forget_key(backend, pk);
 }
 
 /* snarkjs's convention: the bits fixture's .zkey and witness. */
