@@ -38,16 +38,24 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_H_ABC, 3 * n * sizeof(fr_t), &abc));
         fr_t *d_a = (fr_t *)abc, *d_b = d_a + n, *d_c = d_b + n;
 
-        /* Each copy is queued before the previous transform, so that it
-         * overlaps on the copy engine while the kernels run. */
+        /* a on the kernels' stream; b and c on the copy stream, so that they
+         * cross PCIe while a's (then b's) transforms run: each transform
+         * waits for its own copy only. The copies wait for the kernels
+         * queued before (the previous partition may still read d_a..d_c). */
         GPU_TRY(ctx,
                 cudaMemcpyAsync(d_a, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
-        GPU_TRY(ctx,
-                cudaMemcpyAsync(d_b, b, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
-        GPU_TRY(ctx,
-                cudaMemcpyAsync(d_c, c, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        GPU_TRY(ctx, cudaMemcpyAsync(d_b, b, n * sizeof(fr_t), cudaMemcpyHostToDevice,
+                                     ctx->copy_stream));
+        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[0], ctx->copy_stream));
+        GPU_TRY(ctx, cudaMemcpyAsync(d_c, c, n * sizeof(fr_t), cudaMemcpyHostToDevice,
+                                     ctx->copy_stream));
+        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[1], ctx->copy_stream));
         GPU_TRY_R(to_coset(ctx, d_a, log_n, roots, &shift));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[0], 0));
         GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
         GPU_TRY_R(to_coset(ctx, d_c, log_n, roots, &shift));
 
         fr_dev z;
