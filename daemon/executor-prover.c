@@ -95,6 +95,8 @@ static const char *prover_label(const struct prover_slot *p, char *buf, size_t s
         return buf;
 }
 
+static void relay_waiting(struct executor *e);
+
 /* The prover reads every message at once: a socket full to it means it hangs. */
 static void kill_hung(struct prover_slot *p) {
         char label[64];
@@ -149,6 +151,7 @@ static void on_result(struct prover_slot *p, const struct ipc_result *res, int f
         if (p->cg_fd >= 0 && e->options.domain->enforcement == CG_ENFORCEMENT_V2)
                 (void)cg_memory_set_min(p->cg_fd, p->srs_bytes);
         executor_task_finish(t, &result);
+        relay_waiting(e); /* the prover has room for one more */
 }
 
 static void on_abc_released(struct prover_slot *p, uint64_t task_id) {
@@ -659,15 +662,23 @@ bool executor_preloads_settled(const struct executor *e) {
         return true;
 }
 
-/* The ready prover in service with the fewest tasks in hand; on a tie, the one whose last
- * task is oldest (so that a light load still turns over every GPU). */
+/* Tasks one prover holds at most. It proves two at a time (one in its GPU stage, one in
+ * its tail), so a few more keep it fed; the rest wait here and go out as answers come
+ * back. Each IPC_PROVE is ~12 KB: sixteen at once filled the socket of a prover busy
+ * proving (ASan build, concurrency 16), which then looked hung and was killed. */
+#define PROVER_MAX_IN_HAND 4
+
+/* The ready prover in service with the fewest tasks in hand, below PROVER_MAX_IN_HAND;
+ * on a tie, the one whose last task is oldest (so that a light load still turns over
+ * every GPU). */
 static struct prover_slot *least_loaded(struct executor *e) {
         struct prover_slot *best = NULL;
 
         for (unsigned i = 0; i < e->n_provers; i++) {
                 struct prover_slot *p = &e->provers[i];
 
-                if (!p->ready || p->out_of_service || p->sock < 0)
+                if (!p->ready || p->out_of_service || p->sock < 0 ||
+                    p->in_hand >= PROVER_MAX_IN_HAND)
                         continue;
                 if (!best || p->in_hand < best->in_hand ||
                     (p->in_hand == best->in_hand && p->last_relay < best->last_relay))
