@@ -139,9 +139,18 @@ static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t 
         ptr[3] = pk->h,
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
         ptr[4] = pk->b2, bytes[4] = pk->n_vars * sizeof(g2_affine_t);
-        for (size_t i = 0; i < 5; i++)
+        for (size_t i = 0; i < 5; i++) {
                 if (bytes[i] < PIN_MIN_BYTES)
                         bytes[i] = 0;
+                /* One array may serve several roles (the timing-only SRS of
+                 * bench-gpu-prove): pinned once, by its longest role. */
+                for (size_t j = 0; j < i; j++)
+                        if (bytes[i] && ptr[j] == ptr[i]) {
+                                if (bytes[i] > bytes[j])
+                                        bytes[j] = bytes[i];
+                                bytes[i] = 0;
+                        }
+        }
         return 5;
 }
 

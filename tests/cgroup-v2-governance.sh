@@ -85,7 +85,15 @@ if [ "$base" != /sys/fs/cgroup ]; then
         while read -r pid; do echo "$pid" >"$leaf/cgroup.procs" 2>/dev/null; done <"$base/cgroup.procs"
 fi
 echo "controllers in $base: $(cat "$base/cgroup.controllers")"
-echo +memory >"$base/cgroup.subtree_control" ||
+if ! echo +memory >"$base/cgroup.subtree_control" && [ "$base" != /sys/fs/cgroup ]; then
+        # EBUSY: a process there could not move to the leaf (the runner's own).
+        echo "note: $base keeps processes; delegating below the root instead"
+        rmdir "$demo" 2>/dev/null
+        base=/sys/fs/cgroup demo=/sys/fs/cgroup/cuzk-governance
+        mkdir -p "$demo"
+        echo +memory >"$base/cgroup.subtree_control"
+fi
+grep -qw memory "$base/cgroup.subtree_control" ||
         { echo "FAIL: cannot enable memory in $base/cgroup.subtree_control"; exit 1; }
 # pids is welcome (cuzkd sets pids.max where it exists), not required.
 echo +pids >"$base/cgroup.subtree_control" 2>/dev/null || echo "note: no pids controller in $base"
@@ -151,10 +159,14 @@ echo "prover-0: memory.min $prover_min, peak memory.current $prover_peak, SRS fi
 check "the batch of $count completed and every proof verified" [ "$bench_status" = 0 ]
 check "workers ran in their own cgroups (synth/wN)" [ -s "$work/workers" ]
 # shellcheck disable=SC2016 # awk's fields
+# An idle worker's cgroup is reset to max between tasks: every worker seen must
+# have had byte limits and oom.group=1 while it held one.
 check "every worker had a byte limit in memory.max and memory.high" \
-        awk '$2 == "max" || $3 == "max" || $2 !~ /^[0-9]+$/ { exit 1 }' "$work/workers"
+        awk '{ seen[$1] = 1 } $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { limited[$1] = 1 }
+             END { for (w in seen) if (!(w in limited)) exit 1 }' "$work/workers"
 # shellcheck disable=SC2016 # awk's fields
-check "every worker had memory.oom.group=1" awk '$4 != 1 { exit 1 }' "$work/workers"
+check "every worker had memory.oom.group=1 with its limits" \
+        awk '$2 ~ /^[0-9]+$/ && $4 != 1 { exit 1 }' "$work/workers"
 check "the prover's memory.min is set" [ "$prover_min" -gt 0 ]
 check "the prover's memory.current covered the SRS ($srs_bytes bytes)" [ "$prover_peak" -ge "$srs_bytes" ]
 kills=0 killed_in=
@@ -163,7 +175,8 @@ for w in "$demo"/synth/w*; do
         [ "${k:-0}" -gt 0 ] && kills=$((kills + k)) && killed_in="$killed_in $(basename "$w")"
 done
 echo "OOM kills in worker cgroups:$killed_in ($kills)"
-check "the runaway was OOM-killed in its own worker cgroup, alone" [ "$kills" = 1 ]
+# oom.group=1 kills every process of the group, each counted in oom_kill.
+check "the runaway was OOM-killed in its own worker cgroup, alone" [ "$(echo $killed_in | wc -w)" = 1 ]
 check "the runaway flag was taken by exactly one worker" [ ! -e "$work/runaway" ]
 prover_kills=$(awk '$1 == "oom_kill" { print $2 }' "$demo/prover-0/memory.events" 2>/dev/null)
 check "nothing OOM-killed in the prover" [ "${prover_kills:-0}" = 0 ]
