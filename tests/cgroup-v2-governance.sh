@@ -176,7 +176,7 @@ for w in "$demo"/synth/w*; do
 done
 echo "OOM kills in worker cgroups:$killed_in ($kills)"
 # oom.group=1 kills every process of the group, each counted in oom_kill.
-check "the runaway was OOM-killed in its own worker cgroup, alone" [ "$(echo $killed_in | wc -w)" = 1 ]
+check "the runaway was OOM-killed in its own worker cgroup, alone" [ "$(echo "$killed_in" | wc -w)" = 1 ]
 check "the runaway flag was taken by exactly one worker" [ ! -e "$work/runaway" ]
 prover_kills=$(awk '$1 == "oom_kill" { print $2 }' "$demo/prover-0/memory.events" 2>/dev/null)
 check "nothing OOM-killed in the prover" [ "${prover_kills:-0}" = 0 ]
