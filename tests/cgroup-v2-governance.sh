@@ -51,13 +51,6 @@ done
 
 own=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
 base=/sys/fs/cgroup${own%/}
-# A runner may put us in a cgroup whose parent does not pass the memory
-# controller down (the GPU machine's runner does): then below the root,
-# which has every controller, on a machine of our own.
-if [ "$base" != /sys/fs/cgroup ] && ! grep -qw memory "$base/cgroup.controllers"; then
-        echo "cgroup ${own:-?} has no memory controller ($(cat "$base/cgroup.controllers")); using the root"
-        base=/sys/fs/cgroup
-fi
 echo "cgroup of this script: ${own:-?} (delegating below $base)"
 leaf=$base/cuzk-governance-shell
 demo=$base/cuzk-governance
@@ -86,8 +79,10 @@ if [ "$base" != /sys/fs/cgroup ]; then
 fi
 echo "controllers in $base: $(cat "$base/cgroup.controllers")"
 if ! echo +memory >"$base/cgroup.subtree_control" && [ "$base" != /sys/fs/cgroup ]; then
+        # ENOENT: the runner's cgroup has no memory controller to pass down;
         # EBUSY: a process there could not move to the leaf (the runner's own).
-        echo "note: $base keeps processes; delegating below the root instead"
+        # Then below the root, which has every controller, on a machine of our own.
+        echo "note: memory cannot be enabled below $base; delegating below the root instead"
         rmdir "$demo" 2>/dev/null
         base=/sys/fs/cgroup demo=/sys/fs/cgroup/cuzk-governance
         mkdir -p "$demo"
@@ -158,9 +153,9 @@ echo "prover-0: memory.min $prover_min, peak memory.current $prover_peak, SRS fi
 
 check "the batch of $count completed and every proof verified" [ "$bench_status" = 0 ]
 check "workers ran in their own cgroups (synth/wN)" [ -s "$work/workers" ]
-# shellcheck disable=SC2016 # awk's fields
 # An idle worker's cgroup is reset to max between tasks: every worker seen must
 # have had byte limits and oom.group=1 while it held one.
+# shellcheck disable=SC2016 # awk's fields
 check "every worker had a byte limit in memory.max and memory.high" \
         awk '{ seen[$1] = 1 } $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { limited[$1] = 1 }
              END { for (w in seen) if (!(w in limited)) exit 1 }' "$work/workers"
