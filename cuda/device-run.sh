@@ -7,7 +7,7 @@
 # driver). Output is line-buffered; the logs are copied into "$OUT" when it
 # is set. About 5 minutes on an H200.
 #
-#   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES | --profile]
+#   cuda/device-run.sh [build-dir] [--quick | --partitions SIZES | --profile | --table]
 #
 # --quick runs the short self-test and a small benchmark (a first check).
 # build-dir/tests/test-prover-backend and build-dir/tests/fixtures, when
@@ -18,6 +18,9 @@
 # step's time, cuda/msm.cu), with the hot loop's products inlined and then
 # called (CUZK_MSM_CALLED_MUL), then, where Nsight Compute's ncu is found,
 # that loop of one 2^20 MSM through it in both forms (clocks as found).
+# --table is issue 6's acceptance table in one run (~7 minutes, no
+# self-test): bench-cuda's MSM 2^20..2^26 and NTT 2^20..2^27 rows, then
+# bench-gpu-prove's whole partitions at 2^24, 2^26 and 2^27.
 # Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
 # benchmark's when the self-test passed.
 set -u -o pipefail
@@ -28,7 +31,8 @@ logs=$(mktemp -d)
 
 sizes=${3:-24 26}
 for exe in cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-prove; do
-        [ "$exe" = cuda/bench-gpu-prove ] && [ "$mode" != --partitions ] && continue
+        [ "$exe" = cuda/bench-gpu-prove ] && [ "$mode" != --partitions ] && [ "$mode" != --table ] &&
+                continue
         [ "$exe" = cuda/cuda-selftest ] && [ "$mode" = --profile ] && continue
         if [ ! -x "$build/$exe" ]; then
                 echo "device-run: $build/$exe missing: build with meson here first" >&2
@@ -78,6 +82,17 @@ fi
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
         --format=csv 2>&1 | tee "$logs/device.log"
 nproc | sed 's/^/cpu cores: /' | tee -a "$logs/device.log"
+
+if [ "$mode" = "--table" ]; then
+        echo "== primitives: bench-cuda 20 26 20 27"
+        timeout 240 stdbuf -oL -eL "$build/cuda/bench-cuda" 20 26 20 27 2>&1 | tee "$logs/bench.log"
+        status=$?
+        echo "== partitions: bench-gpu-prove 24 26 27"
+        timeout 330 stdbuf -oL -eL "$build/cuda/bench-gpu-prove" 24 26 27 2>&1 |
+                tee "$logs/partitions.log"
+        partitions=$?
+        exit $((status ? status : partitions))
+fi
 
 if [ "$mode" = "--quick" ] || [ "$mode" = "--partitions" ]; then
         selftest_args=(--quick)

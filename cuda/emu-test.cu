@@ -141,14 +141,18 @@ struct host_pow_table {
         }
 };
 
-/* Runs each block of a launch in turn, as one thread. */
+/* Runs each block of a launch in turn, as one thread. Like a host-to-host
+ * GPU transform, it works on its own copy (data) of the caller's array
+ * (host), which only the input and output regions move between, so that a
+ * region the passes need but nobody copied shows as a wrong result. */
 struct emu_ntt_backend {
         fr_dev *data;
+        fr_dev *host;
 
-        void pass(const ntt_pass_params &p, uint64_t blocks, uint32_t threads) {
+        void pass(const ntt_pass_params &p, uint64_t block0, uint64_t blocks, uint32_t threads) {
                 std::vector<fr_dev> sh(1u << NTT_BLOCK_LOG), tw(1u << (NTT_PASS_MAX_K - 1));
                 (void)threads;
-                for (uint64_t b = 0; b < blocks; b++)
+                for (uint64_t b = block0; b < block0 + blocks; b++)
                         ntt_pass_block(p, data, b, 0, 1, sh.data(), tw.data(), [] {});
         }
 
@@ -162,18 +166,35 @@ struct emu_ntt_backend {
                 for (uint32_t mid = 0; mid < (1u << (log_n - 2 * NTT_BITREV_TILE)); mid++)
                         ntt_bitrev_block(data, log_n, mid, 0, 1, sh.data(), [] {});
         }
+
+        static void copy(fr_dev *to, const fr_dev *from, const ntt_region &r) {
+                for (uint32_t row = 0; row < r.rows; row++) {
+                        const uint64_t at = r.offset + row * r.pitch;
+                        memcpy(to + at, from + at, r.width * sizeof(fr_dev));
+                }
+        }
+        void input(const ntt_region &r, uint32_t) {
+                copy(data, host, r);
+        }
+        void output(const ntt_region &r, uint32_t) {
+                copy(host, data, r);
+        }
 };
 
+/* In place on data, through a scratch copy that starts as garbage; chunks
+ * as in a host-to-host GPU transform. */
 static void emu_ntt(fr_dev *data, unsigned log_n, ntt_roots_t roots, ntt_kind kind,
-                    ntt_dev_order order, const fr_t *shift, unsigned max_k) {
+                    ntt_dev_order order, const fr_t *shift, unsigned max_k, uint32_t chunks) {
         const ntt_specs specs = ntt_make_specs(log_n, roots, kind, order, shift);
         host_pow_table omega(specs.omega), pre(specs.pre), post(specs.post);
         ntt_tables tables;
         tables.omega = omega.table;
         tables.pre = {specs.pre_mode, pre.table};
         tables.post = {specs.post_mode, post.table};
-        emu_ntt_backend backend = {data};
-        ntt_run(backend, log_n, order, tables, max_k);
+        std::vector<fr_dev> scratch(1ull << log_n);
+        memset(scratch.data(), 0xa5, scratch.size() * sizeof(fr_dev));
+        emu_ntt_backend backend = {scratch.data(), data};
+        ntt_run(backend, log_n, order, tables, max_k, chunks);
 }
 
 static void cpu_ntt(const ntt_domain_t *d, fr_t *a, ntt_kind kind, ntt_dev_order order,
@@ -202,7 +223,7 @@ static const char *const order_names[] = {"NN", "NR", "RN"};
 
 /* Every kind and order at every size up to max_log, both conventions,
  * with passes of at most max_k stages. */
-static void test_ntt(unsigned max_log, unsigned max_k) {
+static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks) {
         for (unsigned log_n = 0; log_n <= max_log; log_n++) {
                 const size_t n = (size_t)1 << log_n;
                 bool ok = true;
@@ -227,8 +248,8 @@ static void test_ntt(unsigned max_log, unsigned max_k) {
                                         cpu_ntt(d, ref.data(), (ntt_kind)kind, (ntt_dev_order)order,
                                                 &shift);
                                         emu_ntt(dev.data(), log_n, (ntt_roots_t)roots,
-                                                (ntt_kind)kind, (ntt_dev_order)order, &shift,
-                                                max_k);
+                                                (ntt_kind)kind, (ntt_dev_order)order, &shift, max_k,
+                                                chunks);
                                         const bool same_all = memcmp(dev.data(), ref.data(),
                                                                      n * sizeof(fr_t)) == 0;
                                         if (!same_all)
@@ -242,8 +263,8 @@ static void test_ntt(unsigned max_log, unsigned max_k) {
                 char what[96];
                 snprintf(
                         what, sizeof(what),
-                        "ntt 2^%u, passes of <= %u stages: 4 kinds x 3 orders x 2 root conventions",
-                        log_n, max_k);
+                        "ntt 2^%u, passes of <= %u stages, %u chunks: 4 kinds x 3 orders x 2 roots",
+                        log_n, max_k, chunks);
                 report(ok, what);
         }
 }
@@ -570,8 +591,9 @@ int main(void) {
         test_fr_arith();
         test_fp_arith();
         test_fr_canonical_and_pow();
-        test_ntt(13, NTT_PASS_MAX_K);
-        test_ntt(12, 3);
+        test_ntt(13, NTT_PASS_MAX_K, NTT_HOST_CHUNKS); /* as host-to-host transforms */
+        test_ntt(12, 3, 1);                            /* as device-resident ones */
+        test_ntt(12, 3, 4);
         test_curve();
         test_msm<g1_emu>();
         test_msm<g2_emu>();

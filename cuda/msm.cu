@@ -92,13 +92,28 @@ struct msm_profile {
         }
 };
 
-/* CUZK_MSM_CALLED_MUL=1: level 0 multiplies through mul_called (curve.cuh).
- * On the H200 (run 3) it took 2^26 from 1077 to 793 ms device-resident; it
- * becomes the default once cuda-selftest has passed with it on a device
- * (so far it is checked bit for bit only in emulation). */
+/* Level 0 multiplies through mul_called (curve.cuh) unless
+ * CUZK_MSM_CALLED_MUL=0: on the H200 (run 3) the called form took 2^26
+ * from 1077 to 793 ms device-resident (one copy of the product's code
+ * instead of ten inlined ones, which stalled on instruction fetch). */
 static bool msm_called_mul(void) {
         const char *e = getenv("CUZK_MSM_CALLED_MUL");
-        return e && *e && strcmp(e, "0") != 0;
+        return !(e && strcmp(e, "0") == 0);
+}
+
+/* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
+ * c side by side (bench-cuda); unset, msm_make_config chooses. */
+static void msm_window_bits_override(msm_config *cfg) {
+        const char *e = getenv("CUZK_MSM_C");
+        if (!e || !*e)
+                return;
+        const unsigned long c = strtoul(e, nullptr, 10);
+        if (c < 5 || c > 22) {
+                fprintf(stderr, "cuzk: CUZK_MSM_C=%s ignored, expected 5 to 22\n", e);
+                return;
+        }
+        cfg->c = (uint32_t)c;
+        msm_config_refresh(cfg);
 }
 
 struct device_msm_backend {
@@ -117,8 +132,13 @@ struct device_msm_backend {
         }
 
         int wait_input(uint32_t batch) {
-                if (wait_for_copies)
-                        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[batch], 0));
+                if (!wait_for_copies)
+                        return 0;
+                /* profiled: the time the kernels' stream idles for the copy */
+                const bool m = mark("wait for copy");
+                const cudaError_t e = cudaStreamWaitEvent(ctx->stream, ctx->input_ready[batch], 0);
+                unmark(m);
+                GPU_TRY(ctx, e);
                 return 0;
         }
 
@@ -258,6 +278,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         msm_config cfg = msm_make_config(n, batches);
         cfg.called_mul = msm_called_mul();
+        msm_window_bits_override(&cfg);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
         GPU_TRY_R(cub_temp_bytes(ctx, z, &temp_bytes));

@@ -15,11 +15,11 @@ struct barrier {
 };
 
 __global__ void __launch_bounds__(NTT_BLOCK_THREADS_MAX)
-        ntt_pass_kernel(const ntt_pass_params p, fr_dev *data) {
+        ntt_pass_kernel(const ntt_pass_params p, fr_dev *data, uint64_t block0) {
         extern __shared__ uint4 shared_words[];
         fr_dev *sh = reinterpret_cast<fr_dev *>(shared_words);
         fr_dev *sh_tw = sh + ((1u << p.k) << p.log_cols);
-        ntt_pass_block(p, data, blockIdx.x, threadIdx.x, blockDim.x, sh, sh_tw, barrier());
+        ntt_pass_block(p, data, block0 + blockIdx.x, threadIdx.x, blockDim.x, sh, sh_tw, barrier());
 }
 
 #define BITREV_THREADS 256
@@ -90,12 +90,26 @@ static int omega_table(gpu_context_t *ctx, const pow_spec &spec, unsigned log_n,
         return 0;
 }
 
+static_assert(NTT_HOST_CHUNKS <= GPU_MSM_MAX_BATCHES, "one input event per chunk");
+
+/*
+ * Launches on the context's stream. For a host-to-host transform (host
+ * set) the regions are copied on the copy stream: in before the launches
+ * that read them, out after those that wrote them (events per chunk).
+ */
 struct device_ntt_backend {
         gpu_context_t *ctx;
         fr_dev *data;
         int error;
+        fr_dev *host;         /* NULL: device-resident */
+        cudaEvent_t *written; /* [NTT_HOST_CHUNKS]: output chunk j is final */
 
-        void pass(const ntt_pass_params &p, uint64_t blocks, uint32_t threads) {
+        void fail(cudaError_t e, const char *call, int line) {
+                if (e != cudaSuccess && error >= 0)
+                        error = gpu_fail(ctx, e, call, __FILE__, line);
+        }
+
+        void pass(const ntt_pass_params &p, uint64_t block0, uint64_t blocks, uint32_t threads) {
                 const size_t shared =
                         (((size_t)1 << p.k << p.log_cols) + ((size_t)1 << (p.k - 1))) *
                         sizeof(fr_dev);
@@ -105,10 +119,9 @@ struct device_ntt_backend {
                         error = -EINVAL;
                         return;
                 }
-                ntt_pass_kernel<<<(unsigned)blocks, threads, shared, ctx->stream>>>(p, data);
-                cudaError_t e = cudaGetLastError();
-                if (e != cudaSuccess)
-                        error = gpu_fail(ctx, e, "ntt_pass_kernel", __FILE__, __LINE__);
+                ntt_pass_kernel<<<(unsigned)blocks, threads, shared, ctx->stream>>>(p, data,
+                                                                                    block0);
+                fail(cudaGetLastError(), "ntt_pass_kernel", __LINE__);
         }
 
         void bit_reverse(unsigned log_n) {
@@ -121,9 +134,37 @@ struct device_ntt_backend {
                 }
                 ntt_bitrev_kernel<<<1u << (log_n - 2 * NTT_BITREV_TILE), BITREV_THREADS, 0,
                                     ctx->stream>>>(data, log_n);
-                cudaError_t e = cudaGetLastError();
-                if (e != cudaSuccess)
-                        error = gpu_fail(ctx, e, "ntt_bitrev_kernel", __FILE__, __LINE__);
+                fail(cudaGetLastError(), "ntt_bitrev_kernel", __LINE__);
+        }
+
+        /* One region between host and device, rows pitch apart in both. */
+        cudaError_t copy(const ntt_region &r, cudaMemcpyKind kind) {
+                const size_t el = sizeof(fr_dev), pitch = (r.rows > 1 ? r.pitch : r.width) * el;
+                fr_dev *dev = data + r.offset, *h = host + r.offset;
+                return kind == cudaMemcpyHostToDevice
+                               ? cudaMemcpy2DAsync(dev, pitch, h, pitch, r.width * el, r.rows, kind,
+                                                   ctx->copy_stream)
+                               : cudaMemcpy2DAsync(h, pitch, dev, pitch, r.width * el, r.rows, kind,
+                                                   ctx->copy_stream);
+        }
+
+        void input(const ntt_region &r, uint32_t chunk) {
+                if (!host || error < 0)
+                        return;
+                fail(copy(r, cudaMemcpyHostToDevice), "cudaMemcpy2DAsync", __LINE__);
+                fail(cudaEventRecord(ctx->input_ready[chunk], ctx->copy_stream), "cudaEventRecord",
+                     __LINE__);
+                fail(cudaStreamWaitEvent(ctx->stream, ctx->input_ready[chunk], 0),
+                     "cudaStreamWaitEvent", __LINE__);
+        }
+
+        void output(const ntt_region &r, uint32_t chunk) {
+                if (!host || error < 0)
+                        return;
+                fail(cudaEventRecord(written[chunk], ctx->stream), "cudaEventRecord", __LINE__);
+                fail(cudaStreamWaitEvent(ctx->copy_stream, written[chunk], 0),
+                     "cudaStreamWaitEvent", __LINE__);
+                fail(copy(r, cudaMemcpyDeviceToHost), "cudaMemcpy2DAsync", __LINE__);
         }
 };
 
@@ -146,15 +187,11 @@ static bool valid_args(unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind
         return false;
 }
 
-int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
-                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift) {
-        assert(ctx);
-        assert(d_a);
-
-        if (!valid_args(log_size, roots, kind, order, shift))
-                return -EINVAL;
-        GPU_TRY_R(gpu_enter(ctx));
-
+/* The transform on the device, copied from and back to host when
+ * be->host is set. */
+static int ntt_transform(gpu_context_t *ctx, device_ntt_backend *be, unsigned log_size,
+                         ntt_roots_t roots, gpu_ntt_kind_t kind, ntt_order_t order,
+                         const fr_t *shift, uint32_t chunks) {
         const ntt_kind k = (ntt_kind)kind;
         const ntt_dev_order o = order == NTT_ORDER_NN   ? NTT_DEV_NN
                                 : order == NTT_ORDER_NR ? NTT_DEV_NR
@@ -175,13 +212,36 @@ int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t
         GPU_TRY_R(build_pow_table(ctx, specs.pre, pre, &tables.pre.table));
         GPU_TRY_R(build_pow_table(ctx, specs.post, post, &tables.post.table));
 
-        device_ntt_backend backend = {ctx, reinterpret_cast<fr_dev *>(d_a), 0};
-        ntt_run(backend, log_size, o, tables);
-        return backend.error;
+        ntt_run(*be, log_size, o, tables, NTT_PASS_MAX_K, chunks);
+        return be->error;
 }
+
+int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift) {
+        assert(ctx);
+        assert(d_a);
+
+        if (!valid_args(log_size, roots, kind, order, shift))
+                return -EINVAL;
+        GPU_TRY_R(gpu_enter(ctx));
+        device_ntt_backend be = {ctx, reinterpret_cast<fr_dev *>(d_a), 0, nullptr, nullptr};
+        return ntt_transform(ctx, &be, log_size, roots, kind, order, shift, 1);
+}
+
+/* The per-chunk events of one host-to-host transform. */
+struct ntt_chunk_events {
+        cudaEvent_t e[NTT_HOST_CHUNKS] = {};
+
+        ~ntt_chunk_events() {
+                for (cudaEvent_t ev : e)
+                        if (ev)
+                                (void)cudaEventDestroy(ev);
+        }
+};
 
 int gpu_ntt(gpu_context_t *ctx, fr_t *a, unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind,
             ntt_order_t order, const fr_t *shift) {
+        ntt_chunk_events written;
         void *d = nullptr;
 
         assert(ctx);
@@ -192,9 +252,14 @@ int gpu_ntt(gpu_context_t *ctx, fr_t *a, unsigned log_size, ntt_roots_t roots, g
         const size_t bytes = ((size_t)1 << log_size) * sizeof(fr_t);
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_NTT_DATA, bytes, &d));
-        GPU_TRY(ctx, cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, ctx->stream));
-        GPU_TRY_R(gpu_ntt_device(ctx, (fr_t *)d, log_size, roots, kind, order, shift));
-        GPU_TRY(ctx, cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+        for (cudaEvent_t &e : written.e)
+                GPU_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        device_ntt_backend be = {ctx, (fr_dev *)d, 0, (fr_dev *)a, written.e};
+        /* The copies wait for earlier kernels that may still use the buffer. */
+        GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        GPU_TRY_R(ntt_transform(ctx, &be, log_size, roots, kind, order, shift, NTT_HOST_CHUNKS));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->copy_stream));
         return 0;
 }

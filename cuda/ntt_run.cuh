@@ -74,18 +74,62 @@ struct ntt_tables {
         ntt_scale post;
 };
 
+/* Chunks of a host-to-host transform's first and last pass, each with its
+ * own copy, so that PCIe overlaps the arithmetic (ntt_run). */
+#define NTT_HOST_CHUNKS 8
+
+/* Elements as `rows` rows of `width` consecutive elements, `pitch` apart
+ * (pitch unused for one row), from `offset`. */
+struct ntt_region {
+        uint64_t offset, width, pitch;
+        uint32_t rows;
+};
+
+/*
+ * The elements that blocks [b0, b1) of pass p read and write, when they
+ * form one region: blocks that cover contiguous ranges (the DIF's last
+ * pass, the DIT's first), or the DIF's first pass, where block b holds the
+ * consecutive columns [bT, (b+1)T) of the 2^k x S matrix. False otherwise.
+ */
+inline bool ntt_pass_region(const ntt_pass_params &p, uint64_t b0, uint64_t b1, ntt_region *r) {
+        const unsigned log_S = p.log_n - p.s0 - p.k;
+        if (log_S == 0 || p.log_cols > log_S) {
+                const uint64_t per_block = 1ull << (p.k + p.log_cols);
+                *r = {b0 * per_block, (b1 - b0) * per_block, 0, 1};
+                return true;
+        }
+        if (p.s0 == 0) {
+                const uint64_t cols = 1ull << p.log_cols;
+                *r = {b0 * cols, (b1 - b0) * cols, 1ull << log_S, 1u << p.k};
+                return true;
+        }
+        return false;
+}
+
 /*
  * Runs the passes. Backend provides
- *   void pass(const ntt_pass_params &, uint64_t blocks, uint32_t threads);
+ *   void pass(const ntt_pass_params &, uint64_t block0, uint64_t blocks,
+ *             uint32_t threads);            blocks [block0, block0 + blocks)
  *   void bit_reverse(unsigned log_n);
+ *   void input(const ntt_region &, uint32_t chunk);
+ *   void output(const ntt_region &, uint32_t chunk);
+ * input() comes before the first pass reads a region, output() after the
+ * last pass (or the bit reversal) has written it; together they cover the
+ * array once each, so a host-to-host transform copies through them. With
+ * chunks > 1 the first and last passes run in up to that many launches
+ * (a power of two), each with its own input or output region, so that
+ * copies overlap the arithmetic; NN's bit reversal leaves one output.
  * Pre and post scaling go to the first and last pass executed.
  */
 template <class Backend>
 void ntt_run(Backend &backend, unsigned log_n, ntt_dev_order order, const ntt_tables &tables,
-             unsigned max_k = NTT_PASS_MAX_K) {
+             unsigned max_k = NTT_PASS_MAX_K, uint32_t chunks = 1) {
         const ntt_plan plan = ntt_make_plan(log_n, max_k);
         const bool dif = order != NTT_DEV_RN;
+        const ntt_region whole = {0, 1ull << log_n, 0, 1};
 
+        if (plan.passes == 0)
+                backend.input(whole, 0);
         for (uint32_t i = 0; i < plan.passes; i++) {
                 const uint32_t pass = dif ? i : plan.passes - 1 - i;
                 ntt_pass_params p = {};
@@ -97,15 +141,42 @@ void ntt_run(Backend &backend, unsigned log_n, ntt_dev_order order, const ntt_ta
                 p.omega = tables.omega;
                 p.pre.mode = NTT_SCALE_NONE;
                 p.post.mode = NTT_SCALE_NONE;
-                if (i == 0)
+                const bool first = i == 0, last = i + 1 == plan.passes;
+                if (first)
                         p.pre = tables.pre;
-                if (i + 1 == plan.passes)
+                if (last)
                         p.post = tables.post;
-                backend.pass(p, 1ull << (log_n - p.k - p.log_cols),
-                             ntt_pass_threads(p.k, p.log_cols));
+                const uint64_t blocks = 1ull << (log_n - p.k - p.log_cols);
+                const uint32_t threads = ntt_pass_threads(p.k, p.log_cols);
+                const bool copy_out = last && order != NTT_DEV_NN;
+                uint64_t c = chunks < blocks ? chunks : blocks;
+                ntt_region r;
+                if (!(first || copy_out) || !ntt_pass_region(p, 0, blocks / (c ? c : 1), &r))
+                        c = 1;
+                if (c <= 1) {
+                        if (first)
+                                backend.input(whole, 0);
+                        backend.pass(p, 0, blocks, threads);
+                        if (copy_out)
+                                backend.output(whole, 0);
+                        continue;
+                }
+                for (uint64_t j = 0; j < c; j++) {
+                        const uint64_t b0 = j * blocks / c, b1 = (j + 1) * blocks / c;
+                        ntt_pass_region(p, b0, b1, &r);
+                        if (first)
+                                backend.input(r, (uint32_t)j);
+                        backend.pass(p, b0, b1 - b0, threads);
+                        if (copy_out)
+                                backend.output(r, (uint32_t)j);
+                }
         }
-        if (order == NTT_DEV_NN)
+        if (order == NTT_DEV_NN) {
                 backend.bit_reverse(log_n);
+                backend.output(whole, 0);
+        } else if (plan.passes == 0) {
+                backend.output(whole, 0);
+        }
 }
 
 /* Scale modes of a transform (the tables' contents are the caller's). */
