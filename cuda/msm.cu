@@ -113,6 +113,7 @@ static void msm_window_bits_override(msm_config *cfg) {
                 return;
         }
         cfg->c = (uint32_t)c;
+        cfg->seg_first = msm_level0_segment(cfg->n, cfg->c);
         msm_config_refresh(cfg);
 }
 

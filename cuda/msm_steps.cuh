@@ -83,12 +83,20 @@ inline void msm_split_reduction(msm_config *cfg) {
         cfg->log_span = (cfg->c - 1) / 3;
 }
 
+/* M at level 0. A bucket holds about n / B points (random scalars); cut
+ * into segments of an eighth of that, a warp's threads mostly run whole
+ * segments (one short one per bucket), for 1/M more additions at level 1. */
+inline uint32_t msm_level0_segment(uint64_t n, uint32_t c) {
+        const uint64_t m = (n >> (c - 1)) / 8;
+        return m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
+}
+
 /*
  * For batches of n points (total / batches, rounded up).
  * c: about log2(n) - 4, at most 16 (2^15 buckets per window keep the
  * window reduction short). Groups: at most 2^26 keys sorted at once (1 GiB
- * of keys and values, double-buffered). Segments: about 2^18 threads at
- * level 0, between 8 and 256 points each.
+ * of keys and values, double-buffered). Segments at level 0: an eighth of
+ * an average bucket, between 8 and 256 points.
  */
 inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
         msm_config cfg = {};
@@ -108,8 +116,7 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
                 cfg.group = 1;
         if (cfg.group > cfg.windows)
                 cfg.group = cfg.windows;
-        uint64_t m = (uint64_t)cfg.group * n >> 18;
-        cfg.seg_first = m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
+        cfg.seg_first = msm_level0_segment(n, cfg.c);
         cfg.seg_next = 16;
         cfg.levels = msm_levels_needed(n, cfg.seg_first, cfg.seg_next);
         msm_split_reduction(&cfg);
