@@ -239,42 +239,46 @@ CUZK_HD uint32_t msm_segment_bucket(const uint32_t *seg_first, const uint32_t *s
         return lo;
 }
 
-/* One segment of a level: the sum of at most seg consecutive items of one
- * bucket. Level 0 items are signed point indices, later ones partial sums.
- * Mul: how level 0's mixed additions multiply (curve.cuh). */
-template <class Curve, class Mul = mul_inlined> struct msm_step_accumulate {
+/* What a level's segments read and write. */
+template <class Curve> struct msm_level {
         using affine_dev = typename Curve::affine;
         using xyzz_dev = typename Curve::xyzz;
-        static constexpr unsigned block_threads = Curve::curve_block_threads;
         const uint32_t *first, *count, *seg_first, *seg_count;
         uint32_t nb, seg;
         const uint32_t *point_refs;  /* level 0 */
         const affine_dev *points;    /* level 0 */
         const xyzz_dev *partials_in; /* later levels */
         xyzz_dev *partials_out;
+};
+
+/* One segment of a level: the sum of at most seg consecutive items of one
+ * bucket. Level 0 items are signed point indices, later ones partial sums.
+ * Mul: how level 0's mixed additions multiply (curve.cuh). */
+template <class Curve, class Mul = mul_called> struct msm_step_accumulate : msm_level<Curve> {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
 
         CUZK_HD void operator()(uint64_t s) const {
-                const uint32_t b = msm_segment_bucket(seg_first, seg_count, nb, s);
-                if (b == nb)
+                const msm_level<Curve> &l = *this;
+                const uint32_t b = msm_segment_bucket(l.seg_first, l.seg_count, l.nb, s);
+                if (b == l.nb)
                         return;
-                const uint64_t begin = first[b] + (s - seg_first[b]) * (uint64_t)seg;
-                const uint64_t bucket_end = (uint64_t)first[b] + count[b];
-                const uint64_t end = begin + seg < bucket_end ? begin + seg : bucket_end;
-                if (point_refs) {
-                        /* the hot loop: mixed additions inlined, acc in registers */
-                        xyzz_dev acc = xyzz_dev::infinity();
+                const uint64_t begin = l.first[b] + (s - l.seg_first[b]) * (uint64_t)l.seg;
+                const uint64_t bucket_end = (uint64_t)l.first[b] + l.count[b];
+                const uint64_t end = begin + l.seg < bucket_end ? begin + l.seg : bucket_end;
+                xyzz_dev acc = xyzz_dev::infinity();
+                if (l.point_refs) {
+                        /* the hot loop: mixed additions, acc in registers */
                         for (uint64_t i = begin; i < end; i++) {
-                                const uint32_t ref = point_refs[i];
-                                acc.add_affine(load_wide(&points[ref & ~MSM_NEGATE_BIT]),
+                                const uint32_t ref = l.point_refs[i];
+                                acc.add_affine(load_wide(&l.points[ref & ~MSM_NEGATE_BIT]),
                                                (ref & MSM_NEGATE_BIT) != 0, Mul());
                         }
-                        store_wide(&partials_out[s], acc);
                 } else {
-                        xyzz_dev acc = xyzz_dev::infinity();
                         for (uint64_t i = begin; i < end; i++)
-                                xyzz_add(acc, load_wide(&partials_in[i]));
-                        store_wide(&partials_out[s], acc);
+                                xyzz_add(acc, load_wide(&l.partials_in[i]));
                 }
+                store_wide(&l.partials_out[s], acc);
         }
 };
 
@@ -477,24 +481,21 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
 
                         MSM_TRY(be.launch(msm_step_segment_counts{count, seg, seg_count}, nb));
                         MSM_TRY(be.exclusive_scan(seg_count, seg_first, nb));
-                        msm_step_accumulate<Curve> acc = {first,
-                                                          count,
-                                                          seg_first,
-                                                          seg_count,
-                                                          nb,
-                                                          seg,
-                                                          level ? nullptr : buf.vals,
-                                                          points,
-                                                          in,
-                                                          out};
-                        if (level == 0 && cfg.called_mul)
-                                MSM_TRY(be.launch(
-                                        msm_step_accumulate<Curve, mul_called>{
-                                                first, count, seg_first, seg_count, nb, seg,
-                                                buf.vals, points, nullptr, out},
-                                        segments));
+                        const msm_level<Curve> lv = {first,
+                                                     count,
+                                                     seg_first,
+                                                     seg_count,
+                                                     nb,
+                                                     seg,
+                                                     level ? nullptr : buf.vals,
+                                                     points,
+                                                     in,
+                                                     out};
+                        if (level == 0 && !cfg.called_mul)
+                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_inlined>{lv},
+                                                  segments));
                         else
-                                MSM_TRY(be.launch(acc, segments));
+                                MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
 
                         /* The segments are the next level's items. */
                         uint32_t *old_first = first, *old_count = count;
