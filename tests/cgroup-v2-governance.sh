@@ -52,6 +52,7 @@ done
 own=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
 base=/sys/fs/cgroup${own%/}
 echo "cgroup of this script: ${own:-?} (delegating below $base)"
+own_base=$base
 leaf=$base/cuzk-governance-shell
 demo=$base/cuzk-governance
 work=$(mktemp -d /tmp/cuzk-governance-XXXXXX)
@@ -65,7 +66,20 @@ cleanup() {
                 find "$demo" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
                 rmdir "$demo" 2>/dev/null
         fi
+        leave_leaf
         rm -rf "$work"
+}
+
+# Our processes go back from the leaf to the cgroup they came from (which
+# must hold no controllers for its children again first), and the leaf goes.
+leave_leaf() {
+        [ -d "$leaf" ] || return 0
+        if [ "$base" = "$own_base" ]; then
+                echo -pids >"$own_base/cgroup.subtree_control" 2>/dev/null
+                echo -memory >"$own_base/cgroup.subtree_control" 2>/dev/null
+        fi
+        while read -r pid; do echo "$pid" >"$own_base/cgroup.procs" 2>/dev/null; done <"$leaf/cgroup.procs"
+        rmdir "$leaf" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -84,6 +98,7 @@ if ! echo +memory >"$base/cgroup.subtree_control" && [ "$base" != /sys/fs/cgroup
         # Then below the root, which has every controller, on a machine of our own.
         echo "note: memory cannot be enabled below $base; delegating below the root instead"
         rmdir "$demo" 2>/dev/null
+        leave_leaf
         base=/sys/fs/cgroup demo=/sys/fs/cgroup/cuzk-governance
         mkdir -p "$demo"
         echo +memory >"$base/cgroup.subtree_control"
