@@ -54,7 +54,10 @@ struct partition_run {
 /* sec against SupraSeal's time at 2^k, or "-" where TARGETS.md has none. */
 static void ratio_text(char *buf, size_t size, unsigned k, double sec) {
         const double ref = supraseal_sec(k);
-        snprintf(buf, size, ref > 0 ? "%.2fx" : "-", sec / ref);
+        if (ref > 0)
+                snprintf(buf, size, "%.2fx", sec / ref);
+        else
+                snprintf(buf, size, "-");
 }
 
 static void print_row(unsigned k, const struct partition_run *run) {

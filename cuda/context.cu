@@ -166,6 +166,12 @@ int gpu_synchronize(gpu_context_t *ctx) {
         return 0;
 }
 
+int gpu_copies_after_kernels(gpu_context_t *ctx) {
+        GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        return 0;
+}
+
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret) {
         assert(ctx);
         assert(slot < GPU_SLOT_MAX_);

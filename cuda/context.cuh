@@ -79,6 +79,9 @@ int gpu_fail(gpu_context_t *ctx, cudaError_t e, const char *call, const char *fi
 
 /* Makes the context's device current for the calling thread. */
 int gpu_enter(gpu_context_t *ctx);
+/* Orders the copy stream after the kernels queued so far, which may still
+ * read buffers its next copies overwrite. */
+int gpu_copies_after_kernels(gpu_context_t *ctx);
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);
 

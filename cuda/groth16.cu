@@ -44,8 +44,7 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
          * queued before (the previous partition may still read d_a..d_c). */
         GPU_TRY(ctx,
                 cudaMemcpyAsync(d_a, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
-        GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
-        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        GPU_TRY_R(gpu_copies_after_kernels(ctx));
         GPU_TRY(ctx, cudaMemcpyAsync(d_b, b, n * sizeof(fr_t), cudaMemcpyHostToDevice,
                                      ctx->copy_stream));
         GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[0], ctx->copy_stream));

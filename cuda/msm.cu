@@ -287,9 +287,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         const bool copies = host_points != nullptr;
         if (copies) {
-                /* Earlier kernels may still read the buffers the copies overwrite. */
-                GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
-                GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+                GPU_TRY_R(gpu_copies_after_kernels(ctx));
                 for (uint32_t k = 0; k < cfg.batches; k++) {
                         const size_t b0 = k * cfg.n;
                         if (b0 >= n)

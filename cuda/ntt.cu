@@ -141,11 +141,9 @@ struct device_ntt_backend {
         cudaError_t copy(const ntt_region &r, cudaMemcpyKind kind) {
                 const size_t el = sizeof(fr_dev), pitch = (r.rows > 1 ? r.pitch : r.width) * el;
                 fr_dev *dev = data + r.offset, *h = host + r.offset;
-                return kind == cudaMemcpyHostToDevice
-                               ? cudaMemcpy2DAsync(dev, pitch, h, pitch, r.width * el, r.rows, kind,
-                                                   ctx->copy_stream)
-                               : cudaMemcpy2DAsync(h, pitch, dev, pitch, r.width * el, r.rows, kind,
-                                                   ctx->copy_stream);
+                const bool in = kind == cudaMemcpyHostToDevice;
+                return cudaMemcpy2DAsync(in ? dev : h, pitch, in ? h : dev, pitch, r.width * el,
+                                         r.rows, kind, ctx->copy_stream);
         }
 
         void input(const ntt_region &r, uint32_t chunk) {
@@ -255,9 +253,7 @@ int gpu_ntt(gpu_context_t *ctx, fr_t *a, unsigned log_size, ntt_roots_t roots, g
         for (cudaEvent_t &e : written.e)
                 GPU_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         device_ntt_backend be = {ctx, (fr_dev *)d, 0, (fr_dev *)a, written.e};
-        /* The copies wait for earlier kernels that may still use the buffer. */
-        GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
-        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        GPU_TRY_R(gpu_copies_after_kernels(ctx));
         GPU_TRY_R(ntt_transform(ctx, &be, log_size, roots, kind, order, shift, NTT_HOST_CHUNKS));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->copy_stream));
