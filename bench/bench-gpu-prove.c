@@ -4,9 +4,12 @@
  * against SupraSeal C2's figures in TARGETS.md: for each domain 2^k a
  * synthetic circuit (circuits/synthetic.h: rows = 2^k - 2^k/128, PoRep's
  * densities, 3 of 4 aux values 0 or 1), its a, b, c by the PCE SpMV, and a
- * timing-only SRS in bellperson layout (random points: one G1 array shared
- * by A, B_G1, L and H, which the timing cannot tell apart, and one G2
- * array), pinned with cudaHostRegister. Then four partitions:
+ * timing-only SRS in bellperson's layout, as Filecoin's parameters and
+ * SupraSeal's benchmark have it: A, B_G1 and B_G2 hold points for the
+ * wires A (B) uses only, matched by the circuit's densities (random
+ * points: one G1 array shared by A, B_G1, L and H, which the timing cannot
+ * tell apart, and one G2 array), pinned with cudaHostRegister. Then four
+ * partitions:
  *   1  B_G2 tail forced on the CPU,  2  forced on the GPU,
  *   3, 4  AUTO, in the pipelined order start 3, start 4, finish 3, finish 4
  * (3's tail overlaps 4's GPU stage when it runs on the CPU).
@@ -72,6 +75,7 @@ static void print_row(unsigned k, const struct partition_run *run) {
 static int bench_size(unsigned k) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
         struct synthetic_params params = {
                 .seed = 1, .n_aux = SYNTHETIC_DEFAULT, .n_public = SYNTHETIC_DEFAULT};
         const size_t n = (size_t)1 << k;
@@ -96,21 +100,30 @@ static int bench_size(unsigned k) {
         fprintf(stderr, "2^%u: circuit %u rows, %u wires in %.1f s\n", k, pce->n_rows, pce->n_cols,
                 now_sec() - t0);
 
-        /* The SRS: random points; A, B_G1, L and H share one array. */
+        /* The SRS: random points; A, B_G1, L and H share one array, B_G2
+         * has a point for each wire of B. */
         const size_t n_vars = pce->n_cols;
-        const size_t g1_points = n_vars > n ? n_vars : n;
+        r = pce_wire_density(pce, PCE_A, &a_density);
+        if (r >= 0)
+                r = pce_wire_density(pce, PCE_B, &b_density);
+        if (r < 0)
+                return r;
+        const size_t g1_points = n_vars > n ? n_vars : n, g2_points = b_density->count;
         g1_affine_t *g1 = big_alloc(g1_points * sizeof(g1_affine_t));
-        g2_affine_t *g2 = big_alloc(n_vars * sizeof(g2_affine_t));
+        g2_affine_t *g2 = big_alloc((g2_points ? g2_points : 1) * sizeof(g2_affine_t));
         if (!g1 || !g2)
                 return -ENOMEM;
         t0 = now_sec();
         r = testdata_g1_points(g1, g1_points, 11);
         if (r >= 0)
-                r = testdata_g2_points(g2, n_vars, 12);
+                r = testdata_g2_points(g2, g2_points, 12);
         if (r < 0)
                 return r;
-        fprintf(stderr, "2^%u: timing-only SRS (%zu G1, %zu G2 points) in %.1f s\n", k, g1_points,
-                n_vars, now_sec() - t0);
+        fprintf(stderr,
+                "2^%u: timing-only SRS (%zu G1, %zu G2 points; A uses %zu of %zu wires, B %zu) "
+                "in %.1f s\n",
+                k, g1_points, g2_points, a_density->count, n_vars, b_density->count,
+                now_sec() - t0);
         struct groth16_pk pk = {
                 .h_convention = GROTH16_H_BELLPERSON,
                 .n_vars = n_vars,
@@ -126,6 +139,8 @@ static int bench_size(unsigned k) {
                 .b2 = g2,
                 .l = g1,
                 .h = g1,
+                .a_density = a_density,
+                .b_density = b_density,
         };
 
         /* a, b, c: the GPU stage only reads them, so all partitions share one set. */
@@ -192,7 +207,7 @@ static int bench_size(unsigned k) {
         for (int m = 0; m < 3; m++)
                 munmap(abc[m], n * sizeof(fr_t));
         munmap(g1, g1_points * sizeof(g1_affine_t));
-        munmap(g2, n_vars * sizeof(g2_affine_t));
+        munmap(g2, (g2_points ? g2_points : 1) * sizeof(g2_affine_t));
         return r;
 }
 

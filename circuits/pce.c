@@ -81,6 +81,25 @@ int pce_matrix_alloc(struct pce *pce, enum pce_matrix_id id, uint64_t n_terms, u
         return 0;
 }
 
+int pce_wire_density(const struct pce *pce, enum pce_matrix_id which, struct wire_density **ret) {
+        _cleanup_(wire_density_freep) struct wire_density *d = NULL;
+        int r;
+
+        assert(pce);
+        assert(ret);
+
+        if (which != PCE_A && which != PCE_B)
+                return -EINVAL;
+        r = wire_density_new(&d, pce->n_cols);
+        if (r < 0)
+                return r;
+        memcpy(d->bits, pce->density[which == PCE_A ? 0 : 1],
+               pce_bitmap_words(pce->n_cols) * sizeof(uint64_t));
+        wire_density_seal(d);
+        *ret = TAKE_PTR(d);
+        return 0;
+}
+
 int pce_compute_density(struct pce *pce) {
         assert(pce);
 

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "zk/density.h"
 #include "zk/fr.h"
 #include "zk/sparse.h"
 
@@ -112,6 +113,11 @@ int pce_from_sparse(const struct sparse_matrix *a, const struct sparse_matrix *b
 /* The matrices as plain CSR with fr_t coefficients (for the setup), the
  * input rows included. Returns 0 or -ENOMEM; free each with sparse_free(). */
 int pce_to_sparse(const struct pce *pce, struct sparse_matrix ret[PCE_N_MATRICES]);
+
+/* The columns of A (PCE_A) or B (PCE_B) as a wire density for a proving key
+ * whose arrays hold only those wires' points (bellperson's parameters).
+ * Returns 0, -EINVAL for another matrix, or -ENOMEM. */
+int pce_wire_density(const struct pce *pce, enum pce_matrix_id which, struct wire_density **ret);
 
 struct pce *pce_free(struct pce *pce);
 static inline void pce_freep(struct pce **pce) {

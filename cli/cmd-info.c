@@ -191,7 +191,7 @@ static int info_bellperson_params(const char *path) {
         printf("points_per_wire: %s\n",
                p->n_a == wires && p->n_b_g1 == wires && p->n_b_g2 == wires
                        ? "one (cuzk setup)"
-                       : "fewer (bellperson: the points at infinity left out)");
+                       : "fewer (bellperson layout: the points at infinity left out)");
         printf("expected_bytes: %" PRIu64 "\n",
                (p->timing_only ? BELLPERSON_TIMING_ONLY_MARKER_BYTES : 0) +
                        bellperson_params_bytes(n_public, p->n_h, p->n_l, p->n_a, p->n_b_g1,

@@ -139,6 +139,30 @@ static int write_outputs(const struct prove_args *args, const struct groth16_pro
         return 0;
 }
 
+/* The circuit's A and B densities where the file holds fewer points than
+ * wires (bellperson's layout); NULL where it holds one per wire. */
+static int key_densities(const struct prove_args *args, const struct pce *pce,
+                         const struct bellperson_params *params, struct wire_density **ret_a,
+                         struct wire_density **ret_b) {
+        const uint64_t wires = (uint64_t)params->vk->vk.n_public + 1 + params->n_l;
+        const bool packed_a = params->n_a != wires,
+                   packed_b = params->n_b_g1 != wires || params->n_b_g2 != wires;
+        int r;
+
+        if (!packed_a && !packed_b)
+                return 0;
+        if (wires != pce->n_cols) {
+                fprintf(stderr, "%s: %" PRIu64 " wires; %s has %" PRIu32 " wires: not its key\n",
+                        args->params_path, wires, args->pce_path, pce->n_cols);
+                return -EINVAL;
+        }
+        if (packed_a && (r = pce_wire_density(pce, PCE_A, ret_a)) < 0)
+                return r;
+        if (packed_b && (r = pce_wire_density(pce, PCE_B, ret_b)) < 0)
+                return r;
+        return 0;
+}
+
 /* Predicted and measured partition bytes (measured 0 where the kernel
  * cannot reset the peak). */
 struct partition_memory {
@@ -150,6 +174,7 @@ int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_(bellperson_params_freep) struct bellperson_params *params = NULL;
         _cleanup_(wtns_freep) struct wtns *w = NULL;
+        _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
         struct pce_evaluator evaluator = {0};
         struct groth16_partition_shape shape;
         struct partition_memory mem = {0};
@@ -174,7 +199,10 @@ int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts) {
         r = bellperson_params_load(args.params_path, false, &params);
         if (r < 0)
                 return cli_exit_for_error(r);
-        r = bellperson_params_to_pk(params, &pk);
+        r = key_densities(&args, pce, params, &a_density, &b_density);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        r = bellperson_params_to_pk(params, a_density, b_density, &pk);
         if (r < 0)
                 return cli_exit_for_error(r);
         r = wtns_load(args.witness_path, &w);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk [--timing-only] [--seed HEX] */
+/* cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk [--timing-only] [--seed HEX]
+ *            [--bellperson-layout] */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,11 +14,12 @@
 #include "common/hex.h"
 #include "formats/bellperson_params.h"
 #include "formats/bellperson_vk.h"
+#include "zk/groth16_pack.h"
 #include "zk/groth16_setup.h"
 
 static const char usage[] =
         "Usage: cuzk setup --pce FILE.pce --params OUT.params --vk OUT.vk\n"
-        "                  [--timing-only] [--seed HEX]\n"
+        "                  [--timing-only] [--seed HEX] [--bellperson-layout]\n"
         "\n"
         "Generates a Groth16 key pair for the constraint system FILE.pce in\n"
         "bellperson's convention and writes it as OUT.params and OUT.vk. The toxic\n"
@@ -29,6 +31,11 @@ static const char usage[] =
         "  --seed HEX     derive the toxic waste from HEX (up to 64 bytes):\n"
         "                 reproducible keys FOR TESTS ONLY; anyone who knows the\n"
         "                 seed can forge proofs.\n"
+        "  --bellperson-layout\n"
+        "                 store a, b_g1 and b_g2 points only for the wires that A\n"
+        "                 and B use, as bellperson's generator does (Filecoin's\n"
+        "                 parameters): a smaller file that bellperson reads too.\n"
+        "                 `cuzk prove` takes the densities from the circuit.\n"
         "\n"
         "Progress goes to stderr. Exit status: 0 success, 2 bad input, 3 internal\n"
         "error.\n";
@@ -37,15 +44,18 @@ static const char usage[] =
 
 struct setup_args {
         const char *pce_path, *params_path, *vk_path, *seed_hex;
-        bool timing_only;
+        bool timing_only, bellperson_layout;
 };
 
 static int parse_args(int argc, char **argv, struct setup_args *ret) {
         struct setup_args a = {0};
         const struct cli_option options[] = {
-                {"pce", &a.pce_path, NULL, true},   {"params", &a.params_path, NULL, true},
-                {"vk", &a.vk_path, NULL, true},     {"timing-only", NULL, &a.timing_only, false},
+                {"pce", &a.pce_path, NULL, true},
+                {"params", &a.params_path, NULL, true},
+                {"vk", &a.vk_path, NULL, true},
+                {"timing-only", NULL, &a.timing_only, false},
                 {"seed", &a.seed_hex, NULL, false},
+                {"bellperson-layout", NULL, &a.bellperson_layout, false},
         };
         int r;
 
@@ -158,9 +168,39 @@ static int check_ic(const struct groth16_keys *k, const char *pce_path) {
         return 0;
 }
 
+/* pk with A's and B's points for the wires the circuit's A and B use only. */
+struct packed_key {
+        struct wire_density *a_density, *b_density;
+        struct groth16_packed_arrays arrays;
+        struct groth16_pk pk;
+};
+
+static void packed_key_free(struct packed_key *p) {
+        wire_density_free(p->a_density);
+        wire_density_free(p->b_density);
+        groth16_packed_arrays_free(&p->arrays);
+}
+
+static int pack_key(const struct pce *pce, const struct groth16_pk *pk, struct packed_key *ret) {
+        int r;
+
+        if ((r = pce_wire_density(pce, PCE_A, &ret->a_density)) < 0 ||
+            (r = pce_wire_density(pce, PCE_B, &ret->b_density)) < 0)
+                return r;
+        r = groth16_pk_pack(pk, ret->a_density, ret->b_density, &ret->arrays, &ret->pk);
+        if (r < 0)
+                return r;
+        fprintf(stderr,
+                "cuzk setup: bellperson layout: a %zu of %zu wires, b_g1 and b_g2 %zu of %zu\n",
+                ret->a_density->count, pk->n_vars, ret->b_density->count, pk->n_vars);
+        return 0;
+}
+
 int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
+        _cleanup_(packed_key_free) struct packed_key packed = {0};
+        const struct groth16_pk *pk;
         struct progress progress = {.start = cli_now()};
         struct setup_args args;
         int r;
@@ -194,9 +234,18 @@ int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
         if (!k->timing_only && check_ic(k, args.pce_path) < 0)
                 return EXIT_BAD_INPUT;
 
+        pk = &k->pk;
+        if (args.bellperson_layout) {
+                r = pack_key(pce, &k->pk, &packed);
+                if (r < 0) {
+                        fprintf(stderr, "cuzk setup: packing the key: %s\n", strerror(-r));
+                        return cli_exit_for_error(r);
+                }
+                pk = &packed.pk;
+        }
         print_progress("writing the key", &progress);
-        r = k->timing_only ? bellperson_params_save_timing_only(args.params_path, &k->pk, &k->vk)
-                           : bellperson_params_save(args.params_path, &k->pk, &k->vk);
+        r = k->timing_only ? bellperson_params_save_timing_only(args.params_path, pk, &k->vk)
+                           : bellperson_params_save(args.params_path, pk, &k->vk);
         if (r < 0)
                 return cli_exit_for_error(r);
         r = k->timing_only ? bellperson_vk_save_timing_only(args.vk_path, &k->vk, &k->pk.beta1,

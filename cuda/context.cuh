@@ -36,6 +36,9 @@ enum gpu_slot {
         GPU_SLOT_CUB_TEMP,
         GPU_SLOT_H_ABC,   /* a, b, c of the H computation; H's scalars end in a */
         GPU_SLOT_WITNESS, /* the witness, the G1 MSMs' scalars */
+        GPU_SLOT_DENSITY, /* a density's words and ranks (zk/density.h) */
+        GPU_SLOT_DENSE_A, /* the witness values of A's wires, with a density */
+        GPU_SLOT_DENSE_B, /* and of B's */
         GPU_SLOT_MAX_,
 };
 

@@ -133,12 +133,12 @@ int gpu_prover_numa_node(const gpu_prover_t *prover) {
 /* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
 static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
         const size_t n_private = pk->n_vars - pk->n_public - 1;
-        ptr[0] = pk->a, bytes[0] = pk->n_vars * sizeof(g1_affine_t);
-        ptr[1] = pk->b1, bytes[1] = pk->n_vars * sizeof(g1_affine_t);
+        ptr[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
+        ptr[1] = pk->b1, bytes[1] = groth16_pk_b_points(pk) * sizeof(g1_affine_t);
         ptr[2] = pk->l, bytes[2] = n_private * sizeof(g1_affine_t);
         ptr[3] = pk->h,
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
-        ptr[4] = pk->b2, bytes[4] = pk->n_vars * sizeof(g2_affine_t);
+        ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
         for (size_t i = 0; i < 5; i++) {
                 if (bytes[i] < PIN_MIN_BYTES)
                         bytes[i] = 0;
@@ -208,7 +208,7 @@ static void *cpu_tail_thread(void *arg) {
         gpu_prove_partial_t *p = arg;
 
         p->g2_begin_usec = now_usec();
-        p->g2_result = g2_msm_fr(&p->msm.b2, p->pk->b2, p->w, p->pk->n_vars, p->cpu_threads);
+        p->g2_result = groth16_msm_b_g2(p->pk, p->w, &p->msm.b2, p->cpu_threads);
         p->g2_end_usec = now_usec();
         return NULL;
 }
@@ -231,6 +231,26 @@ static void update_rate(double *rate, uint64_t usec, uint64_t points) {
         *rate = *rate > 0 ? (*rate + ns) / 2 : ns;
 }
 
+/* The B_G2 MSM on the GPU, over B's wires (gathered here with a density). */
+static int gpu_tail(gpu_prover_t *prover, gpu_prove_partial_t *p) {
+        _cleanup_free_ fr_t *buf = NULL;
+        const size_t n = groth16_pk_b_points(p->pk);
+        const fr_t *scalars;
+        int r;
+
+        p->g2_begin_usec = now_usec();
+        r = groth16_density_scalars(p->pk->b_density, p->w, &buf, &scalars);
+        if (r < 0)
+                return log_error_errno(r, "Gathering B's %zu scalars: %m", n);
+        r = gpu_g2_msm_fr(prover->ctx, &p->msm.b2, p->pk->b2, scalars, n);
+        p->g2_end_usec = now_usec();
+        if (r < 0)
+                return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s", n,
+                                       gpu_context_last_error(prover->ctx));
+        update_rate(&prover->gpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec, n);
+        return 0;
+}
+
 int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
                     const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
@@ -247,7 +267,7 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
         p->start_usec = now_usec();
         p->g2_on_gpu = gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
                                          prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
-                                         domain, pk->n_vars);
+                                         domain, groth16_pk_b_points(pk));
         if (!p->g2_on_gpu) {
                 r = -pthread_create(&p->thread, NULL, cpu_tail_thread, p);
                 if (r < 0)
@@ -265,14 +285,9 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
         update_rate(&prover->gpu_stage_ns_per_point, p->gpu_done_usec - p->start_usec, domain);
 
         if (p->g2_on_gpu) {
-                p->g2_begin_usec = now_usec();
-                r = gpu_g2_msm_fr(prover->ctx, &p->msm.b2, pk->b2, w, pk->n_vars);
-                p->g2_end_usec = now_usec();
+                r = gpu_tail(prover, p);
                 if (r < 0)
-                        return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s",
-                                               pk->n_vars, gpu_context_last_error(prover->ctx));
-                update_rate(&prover->gpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec,
-                            pk->n_vars);
+                        return r;
         }
         *ret = TAKE_PTR(p);
         return 0;
@@ -292,9 +307,9 @@ int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                 if (p->g2_result < 0)
                         return log_error_errno(p->g2_result,
                                                "CPU B_G2 MSM of %zu points failed: %m",
-                                               p->pk->n_vars);
+                                               groth16_pk_b_points(p->pk));
                 update_rate(&prover->cpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec,
-                            p->pk->n_vars);
+                            groth16_pk_b_points(p->pk));
         }
         r = groth16_random_rs(&r_blind, &s_blind);
         if (r < 0)

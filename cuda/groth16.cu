@@ -69,14 +69,42 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         return 0;
 }
 
+/* The scalars that meet points with density d (NULL: the witness itself),
+ * gathered on the device into `slot` from the witness d_w. */
+static int density_scalars(gpu_context_t *ctx, const struct wire_density *d, const fr_t *d_w,
+                           enum gpu_slot slot, const fr_t **ret) {
+        void *d_bits = nullptr, *d_out = nullptr;
+
+        if (!d) {
+                *ret = d_w;
+                return 0;
+        }
+        const size_t words = (d->n_wires + 63) / 64;
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_DENSITY, 2 * words * sizeof(uint64_t), &d_bits));
+        GPU_TRY_R(gpu_scratch(ctx, slot, (d->count ? d->count : 1) * sizeof(fr_t), &d_out));
+        uint64_t *bits = (uint64_t *)d_bits, *rank = bits + words;
+        /* On the kernels' stream: an earlier gather may still be read. */
+        GPU_TRY(ctx, cudaMemcpyAsync(bits, d->bits, words * sizeof(uint64_t),
+                                     cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY(ctx, cudaMemcpyAsync(rank, d->rank, words * sizeof(uint64_t),
+                                     cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY_R(gpu_launch_step(
+                ctx, density_gather_step{bits, rank, (const fr_dev *)d_w, (fr_dev *)d_out},
+                d->n_wires));
+        *ret = (const fr_t *)d_out;
+        return 0;
+}
+
 int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr_t *w,
                        const fr_t *d_h, struct groth16_msm_results *res) {
         void *d_w = nullptr;
+        const fr_t *d_a = nullptr, *d_b = nullptr;
 
         assert(ctx);
         assert(pk && w && d_h && res);
         assert(pk->n_vars > pk->n_public);
 
+        GPU_TRY_R(groth16_pk_check_density(pk));
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, pk->n_vars * sizeof(fr_t), &d_w));
@@ -85,7 +113,9 @@ int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr
         const fr_t *dw = (const fr_t *)d_w;
         GPU_TRY_R(gpu_g1_msm_fr_host_points(
                 ctx, &res->h, pk->h, d_h, groth16_h_bases(pk->h_convention, pk->log_domain_size)));
-        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->a, pk->a, dw, pk->n_vars));
-        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->b1, pk->b1, dw, pk->n_vars));
+        GPU_TRY_R(density_scalars(ctx, pk->a_density, dw, GPU_SLOT_DENSE_A, &d_a));
+        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->a, pk->a, d_a, groth16_pk_a_points(pk)));
+        GPU_TRY_R(density_scalars(ctx, pk->b_density, dw, GPU_SLOT_DENSE_B, &d_b));
+        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->b1, pk->b1, d_b, groth16_pk_b_points(pk)));
         return gpu_g1_msm_fr_host_points(ctx, &res->l, pk->l, dw + pk->n_public + 1, n_private);
 }

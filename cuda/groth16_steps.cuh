@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one Groth16-specific kernel step: H's pointwise combination. */
+/* The Groth16-specific kernel steps: H's pointwise combination, and the
+ * witness values of the wires a density keeps (zk/density.h). */
 #pragma once
 
 #include "cuda/field.cuh"
@@ -17,6 +18,23 @@ struct h_combine_step {
         CUZK_HD void operator()(uint64_t i) const {
                 const fr_dev t = load_wide(&a[i]) * load_wide(&b[i]) - load_wide(&c[i]);
                 store_wide(&a[i], t * z_inv);
+        }
+};
+
+/* out[rank of j] = w[j] for each wire j the density sets: the same as
+ * zk/'s wire_density_gather, one thread per wire. */
+struct density_gather_step {
+        static constexpr unsigned block_threads = 256;
+        const uint64_t *bits, *rank; /* the density's words and their ranks */
+        const fr_dev *w;
+        fr_dev *out;
+
+        CUZK_HD void operator()(uint64_t j) const {
+                const uint64_t word = bits[j / 64], bit = (uint64_t)1 << (j % 64);
+                if (!(word & bit))
+                        return;
+                const uint64_t at = rank[j / 64] + (uint64_t)popcount64(word & (bit - 1));
+                store_wide(&out[at], load_wide(&w[j]));
         }
 };
 

@@ -28,3 +28,14 @@
 #else
 #define CUZK_UNROLL
 #endif
+
+#include <stdint.h>
+
+/* Set bits of x: one POPC on the device. */
+CUZK_HD int popcount64(uint64_t x) {
+#ifdef __CUDA_ARCH__
+        return __popcll(x);
+#else
+        return __builtin_popcountll(x);
+#endif
+}

@@ -85,7 +85,8 @@ struct executor {
 struct executor_preload {
         enum job_kind kind;
         char *path;
-        bool evicted; /* by executor_evict_key: not sent any more (counted as answered) */
+        char *circuit_path; /* the PCE of a synthetic circuit, or NULL */
+        bool evicted;       /* by executor_evict_key: not sent any more (counted as answered) */
 };
 
 /* A prover cgroup (prover-N) and the prover process in it. */

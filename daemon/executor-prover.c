@@ -193,6 +193,8 @@ static void send_preloads(struct prover_slot *p) {
                 memset(&load, 0, sizeof(load));
                 load.kind = pre->kind;
                 snprintf(load.key_path, sizeof(load.key_path), "%s", pre->path);
+                snprintf(load.circuit_path, sizeof(load.circuit_path), "%s",
+                         pre->circuit_path ? pre->circuit_path : "");
                 r = ipc_send(p->sock, IPC_LOAD_KEY, &load, sizeof(load), NULL, 0);
                 if (r < 0) {
                         /* A full socket: the prover hangs (see executor_prover_relay); else
@@ -591,36 +593,42 @@ void executor_provers_stop(struct executor *e) {
         free(e->provers);
         e->provers = NULL;
         e->n_provers = 0;
-        for (unsigned i = 0; i < e->n_preloads; i++)
+        for (unsigned i = 0; i < e->n_preloads; i++) {
                 free(e->preloads[i].path);
+                free(e->preloads[i].circuit_path);
+        }
         free(e->preloads);
         e->preloads = NULL;
         e->n_preloads = 0;
 }
 
-int executor_preload_key(struct executor *e, enum job_kind kind, const char *key_path) {
+int executor_preload_key(struct executor *e, enum job_kind kind, const char *key_path,
+                         const char *circuit_path) {
         struct executor_preload *preloads;
-        char *path;
+        char *path, *circuit = NULL;
 
         assert(e);
         assert(key_path);
-        if (strlen(key_path) >= PATH_MAX)
-                return log_error_errno(ENAMETOOLONG, "Preload of %s: the path is too long",
-                                       key_path);
+        if (strlen(key_path) >= PATH_MAX || (circuit_path && strlen(circuit_path) >= PATH_MAX))
+                return log_error_errno(ENAMETOOLONG, "Preload of %s: a path is too long", key_path);
         for (unsigned i = 0; i < e->n_preloads; i++)
                 if (!e->preloads[i].evicted && e->preloads[i].kind == kind &&
                     !strcmp(e->preloads[i].path, key_path))
                         return 0; /* every prover has it, or will */
         path = strdup(key_path);
+        if (circuit_path)
+                circuit = strdup(circuit_path);
         preloads = realloc(e->preloads, (e->n_preloads + 1) * sizeof(*preloads));
-        if (!path || !preloads) {
+        if (!path || (circuit_path && !circuit) || !preloads) {
                 free(path);
+                free(circuit);
                 if (preloads)
                         e->preloads = preloads;
                 return log_error_errno(ENOMEM, "Out of memory for a preload");
         }
         e->preloads = preloads;
-        e->preloads[e->n_preloads++] = (struct executor_preload){.kind = kind, .path = path};
+        e->preloads[e->n_preloads++] =
+                (struct executor_preload){.kind = kind, .path = path, .circuit_path = circuit};
         for (unsigned i = 0; i < e->n_provers; i++)
                 send_preloads(&e->provers[i]);
         return 0;

@@ -152,8 +152,11 @@ void executor_get_status(const struct executor *executor, struct executor_status
 
 /* Has every prover load key_path (a .zkey, or the .params of a synthetic circuit) now,
  * before a task needs it, and again whenever it restarts; each load is logged with its
- * time, or its error naming the file. -ENOMEM, -ENAMETOOLONG. */
-int executor_preload_key(struct executor *executor, enum job_kind kind, const char *key_path);
+ * time, or its error naming the file. circuit_path: the synthetic circuit's PCE, whose
+ * densities a .params file in bellperson's layout needs (NULL for a .zkey). -ENOMEM,
+ * -ENAMETOOLONG. */
+int executor_preload_key(struct executor *executor, enum job_kind kind, const char *key_path,
+                         const char *circuit_path);
 /* Has every prover drop key_path (after the tasks it holds) and forgets its preload; the
  * scheduler calls it when a circuit's reservation goes back to the budget. */
 void executor_evict_key(struct executor *executor, enum job_kind kind, const char *key_path);

@@ -113,6 +113,9 @@ struct ipc_load_key {
         uint32_t kind; /* enum job_kind */
         uint32_t reserved;
         char key_path[PATH_MAX];
+        /* The PCE of a synthetic circuit ("" if none): its densities, for a
+         * .params file in bellperson's layout. */
+        char circuit_path[PATH_MAX];
 };
 
 struct ipc_key_loaded {

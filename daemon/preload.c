@@ -69,7 +69,7 @@ int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, 
                 snprintf(message, message_size, "circuit %s: %s", circuit_id, strerror(-r));
                 return r;
         }
-        r = executor_preload_key(d->executor, kind, key);
+        r = executor_preload_key(d->executor, kind, key, kind == JOB_SYNTHETIC_PCE ? pce : NULL);
         if (r < 0)
                 snprintf(message, message_size, "circuit %s: the provers cannot load it: %s",
                          circuit_id, strerror(-r));

@@ -11,6 +11,8 @@
 
 #include "common/clock.h"
 #include "common/cleanup.h"
+#include "circuits/pce-file.h"
+#include "circuits/pce.h"
 #include "common/log.h"
 #include "formats/bellperson_params.h"
 #include "formats/zkey.h"
@@ -20,6 +22,9 @@ struct key_entry {
         enum job_kind kind;
         struct zkey *zkey;                /* JOB_GROTH16_SNARKJS */
         struct bellperson_params *params; /* JOB_SYNTHETIC_PCE */
+        /* The circuit's, when params holds only the points of A's and B's
+         * wires (bellperson's layout). */
+        struct wire_density *a_density, *b_density;
         struct groth16_pk pk;
         uint64_t bytes;
         struct key_entry *next;
@@ -42,6 +47,8 @@ static void entry_free(struct key_entry *e) {
                 return;
         zkey_free(e->zkey);
         bellperson_params_free(e->params);
+        wire_density_free(e->a_density);
+        wire_density_free(e->b_density);
         free(e->path);
         free(e);
 }
@@ -77,9 +84,9 @@ static uint64_t lock_key(struct prover_keys *keys, const char *path, const struc
                 const void *p;
                 size_t bytes;
         } arrays[] = {
-                {pk->a, pk->n_vars * sizeof(g1_affine_t)},
-                {pk->b1, pk->n_vars * sizeof(g1_affine_t)},
-                {pk->b2, pk->n_vars * sizeof(g2_affine_t)},
+                {pk->a, groth16_pk_a_points(pk) * sizeof(g1_affine_t)},
+                {pk->b1, groth16_pk_b_points(pk) * sizeof(g1_affine_t)},
+                {pk->b2, groth16_pk_b_points(pk) * sizeof(g2_affine_t)},
                 {pk->l, n_private * sizeof(g1_affine_t)},
                 {pk->h, n_h * sizeof(g1_affine_t)},
         };
@@ -92,7 +99,40 @@ static uint64_t lock_key(struct prover_keys *keys, const char *path, const struc
         return total;
 }
 
-static int load_entry(enum job_kind kind, const char *path, struct key_entry *e) {
+/* The densities a bellperson file with fewer points than wires needs, from
+ * the circuit the task names (loaded for this and let go). */
+static int load_densities(const char *path, const char *circuit_path, struct key_entry *e) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        const struct bellperson_params *p = e->params;
+        const uint64_t n_vars = (uint64_t)p->vk->vk.n_public + 1 + p->n_l;
+        int r;
+
+        if (p->n_a == n_vars && p->n_b_g1 == n_vars && p->n_b_g2 == n_vars)
+                return 0;
+        if (!circuit_path)
+                return log_error_errno(EOPNOTSUPP,
+                                       "%s: a and b hold the points of the circuit's A and B "
+                                       "wires only, and no circuit was named to give their "
+                                       "densities",
+                                       path);
+        r = pce_load(circuit_path, &pce);
+        if (r < 0)
+                return r;
+        if (p->n_a != n_vars) {
+                r = pce_wire_density(pce, PCE_A, &e->a_density);
+                if (r < 0)
+                        return log_error_errno(r, "%s: A's density: %m", circuit_path);
+        }
+        if (p->n_b_g1 != n_vars || p->n_b_g2 != n_vars) {
+                r = pce_wire_density(pce, PCE_B, &e->b_density);
+                if (r < 0)
+                        return log_error_errno(r, "%s: B's density: %m", circuit_path);
+        }
+        return 0;
+}
+
+static int load_entry(enum job_kind kind, const char *path, const char *circuit_path,
+                      struct key_entry *e) {
         int r;
 
         switch (kind) {
@@ -110,13 +150,17 @@ static int load_entry(enum job_kind kind, const char *path, struct key_entry *e)
                         return r;
                 if (e->params->timing_only)
                         log_warning("%s is a timing-only SRS: its proofs will not verify", path);
-                return bellperson_params_to_pk(e->params, &e->pk);
+                r = load_densities(path, circuit_path, e);
+                if (r < 0)
+                        return r;
+                return bellperson_params_to_pk(e->params, e->a_density, e->b_density, &e->pk);
         }
         return log_error_errno(EINVAL, "%s: unknown job kind %d", path, (int)kind);
 }
 
 int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
-                    const struct groth16_pk **ret, uint64_t *ret_loaded_usec) {
+                    const char *circuit_path, const struct groth16_pk **ret,
+                    uint64_t *ret_loaded_usec) {
         struct key_entry *e;
         uint64_t t0;
         int r;
@@ -142,7 +186,7 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
                 entry_free(e);
                 return -ENOMEM;
         }
-        r = load_entry(kind, path, e);
+        r = load_entry(kind, path, circuit_path, e);
         if (r < 0) {
                 entry_free(e);
                 return r;

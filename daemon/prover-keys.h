@@ -20,11 +20,14 @@ int prover_keys_new(struct prover_keys **ret);
 void prover_keys_free(struct prover_keys *keys);
 
 /* The key of path for a job of kind, loading it when it is new (then
- * *ret_loaded_usec says how long that took, else 0). The pk stays valid
- * until prover_keys_free. Returns 0 or a negative errno, logged naming the
- * file. */
+ * *ret_loaded_usec says how long that took, else 0). circuit_path (the
+ * task's PCE; NULL for a preload) supplies the A and B densities of a
+ * .params file in bellperson's layout, which has points for those wires
+ * only. The pk stays valid until prover_keys_free. Returns 0 or a negative
+ * errno, logged naming the file. */
 int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
-                    const struct groth16_pk **ret, uint64_t *ret_loaded_usec);
+                    const char *circuit_path, const struct groth16_pk **ret,
+                    uint64_t *ret_loaded_usec);
 
 /* The key of path if it is loaded, else NULL. */
 const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum job_kind kind,

@@ -163,7 +163,8 @@ static int job_key(struct prover *p, struct prove_job *job, char *text, size_t t
         const struct groth16_pk *pk;
         int r;
 
-        r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, &pk, &job->srs_load_usec);
+        r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, t->circuit_path, &pk,
+                            &job->srs_load_usec);
         if (r < 0) {
                 snprintf(text, text_size, "%s", ipc_log_last_error());
                 return r;
@@ -216,8 +217,10 @@ static void job_load_key(struct prover *p, struct prove_job *job) {
         int r;
 
         memset(&answer, 0, sizeof(answer));
-        r = prover_keys_get(p->keys, (enum job_kind)job->request.task.kind,
-                            job->request.task.key_path, &pk, &answer.load_usec);
+        r = prover_keys_get(
+                p->keys, (enum job_kind)job->request.task.kind, job->request.task.key_path,
+                job->request.task.circuit_path[0] ? job->request.task.circuit_path : NULL, &pk,
+                &answer.load_usec);
         answer.error = r < 0 ? r : 0;
         if (r < 0)
                 snprintf(answer.message, sizeof(answer.message), "%s", ipc_log_last_error());
@@ -512,6 +515,9 @@ static void receive_load_key(struct prover *p, const struct ipc_load_key *reques
         job->request.task.kind = request->kind;
         memcpy(job->request.task.key_path, request->key_path, sizeof(request->key_path));
         job->request.task.key_path[PATH_MAX - 1] = 0;
+        memcpy(job->request.task.circuit_path, request->circuit_path,
+               sizeof(request->circuit_path));
+        job->request.task.circuit_path[PATH_MAX - 1] = 0;
         pthread_mutex_lock(&p->lock);
         queue_push(&p->start_queue, job);
         pthread_cond_broadcast(&p->wake);

@@ -196,31 +196,49 @@ struct bellperson_params *bellperson_params_free(struct bellperson_params *p) {
         return NULL;
 }
 
-int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk *ret) {
+/* A per-wire array's point count against the wires, or the density's. */
+static int check_wire_points(const struct bellperson_params *p, const char *name, uint32_t count,
+                             uint64_t n_vars, const struct wire_density *d, const char *what) {
+        if (!d) {
+                if (count == n_vars)
+                        return 0;
+                return log_error_errno(EOPNOTSUPP,
+                                       "%s: %s has %" PRIu32
+                                       " points, expected one per wire: %" PRIu64
+                                       "; bellperson's generator leaves out points at infinity, "
+                                       "and proving with this file needs the circuit's %s "
+                                       "density",
+                                       p->origin, name, count, n_vars, what);
+        }
+        if (d->n_wires != n_vars)
+                return log_error_errno(EINVAL,
+                                       "%s: the circuit's %s density covers %zu wires, the file "
+                                       "has %" PRIu64,
+                                       p->origin, what, d->n_wires, n_vars);
+        if (d->count != count)
+                return log_error_errno(EBADMSG,
+                                       "%s: %s has %" PRIu32 " points, expected %zu: the wires "
+                                       "in the circuit's %s density (a file for another circuit?)",
+                                       p->origin, name, count, d->count, what);
+        return 0;
+}
+
+int bellperson_params_to_pk(const struct bellperson_params *p, const struct wire_density *a_density,
+                            const struct wire_density *b_density, struct groth16_pk *ret) {
         uint64_t n_public, n_vars, domain_size;
         unsigned log_domain_size = 0;
+        int r;
 
         assert(p);
         assert(p->vk);
         assert(ret);
 
-        const struct {
-                const char *name;
-                uint32_t count;
-        } per_wire[] = {{"a", p->n_a}, {"b_g1", p->n_b_g1}, {"b_g2", p->n_b_g2}};
-
         n_public = p->vk->vk.n_public;
         n_vars = n_public + 1 + p->n_l;
-        for (size_t i = 0; i < ELEMENTSOF(per_wire); i++)
-                if (per_wire[i].count != n_vars)
-                        return log_error_errno(
-                                EOPNOTSUPP,
-                                "%s: %s has %" PRIu32 " points, expected one per wire: %" PRIu64
-                                " (1 + %" PRIu64 " public + %" PRIu32
-                                " private); bellperson's generator leaves out points at "
-                                "infinity, and this prover does not use density bitmaps",
-                                p->origin, per_wire[i].name, per_wire[i].count, n_vars, n_public,
-                                p->n_l);
+        if ((r = check_wire_points(p, "a", p->n_a, n_vars, a_density, "A")) < 0 ||
+            (r = check_wire_points(p, "b_g1", p->n_b_g1, n_vars, b_density, "B")) < 0 ||
+            (r = check_wire_points(p, "b_g2", p->n_b_g2, n_vars, b_density, "B")) < 0)
+                return r;
 
         domain_size = (uint64_t)p->n_h + 1;
         if (domain_size & (domain_size - 1))
@@ -254,6 +272,8 @@ int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk
                 .b2 = p->b_g2,
                 .l = p->l,
                 .h = p->h,
+                .a_density = a_density,
+                .b_density = b_density,
         };
         return 0;
 }
@@ -280,13 +300,16 @@ static int check_writable(const char *path, const struct groth16_pk *pk,
         if (pk->log_domain_size > FR_TWO_ADICITY)
                 return log_error_errno(EINVAL, "%s: a domain of 2^%u points is too large", path,
                                        pk->log_domain_size);
+        if (groth16_pk_check_density(pk) < 0)
+                return log_error_errno(EINVAL, "%s: the key's density does not cover its %zu wires",
+                                       path, pk->n_vars);
         return 0;
 }
 
 static int params_save(const char *path, const struct groth16_pk *pk, const struct groth16_vk *vk,
                        bool timing_only) {
         _cleanup_(bellperson_writer_freep) struct bellperson_writer *w = NULL;
-        size_t n_h, n_l;
+        size_t n_h, n_l, n_a, n_b;
         int r;
 
         assert(path);
@@ -298,6 +321,9 @@ static int params_save(const char *path, const struct groth16_pk *pk, const stru
                 return r;
         n_h = groth16_h_bases(pk->h_convention, pk->log_domain_size);
         n_l = pk->n_vars - pk->n_public - 1;
+        /* With a density, only the set wires' points (bellperson's layout). */
+        n_a = groth16_pk_a_points(pk);
+        n_b = groth16_pk_b_points(pk);
 
         r = bellperson_writer_open(path, &w);
         if (r < 0)
@@ -323,22 +349,22 @@ static int params_save(const char *path, const struct groth16_pk *pk, const stru
         r = bellperson_write_g1_points(w, pk->l, n_l);
         if (r < 0)
                 return r;
-        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        r = bellperson_write_u32(w, (uint32_t)n_a);
         if (r < 0)
                 return r;
-        r = bellperson_write_g1_points(w, pk->a, pk->n_vars);
+        r = bellperson_write_g1_points(w, pk->a, n_a);
         if (r < 0)
                 return r;
-        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        r = bellperson_write_u32(w, (uint32_t)n_b);
         if (r < 0)
                 return r;
-        r = bellperson_write_g1_points(w, pk->b1, pk->n_vars);
+        r = bellperson_write_g1_points(w, pk->b1, n_b);
         if (r < 0)
                 return r;
-        r = bellperson_write_u32(w, (uint32_t)pk->n_vars);
+        r = bellperson_write_u32(w, (uint32_t)n_b);
         if (r < 0)
                 return r;
-        r = bellperson_write_g2_points(w, pk->b2, pk->n_vars);
+        r = bellperson_write_g2_points(w, pk->b2, n_b);
         if (r < 0)
                 return r;
 

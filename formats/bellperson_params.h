@@ -24,9 +24,11 @@
  * its prover maps wires to points with density bitmaps. cuzk's files (this
  * writer, `cuzk setup`) instead store exactly one point per wire in a,
  * b_g1 and b_g2, infinity included, so that a prover needs no densities.
- * The reader accepts both; bellperson_params_to_pk() takes only the latter
- * and refuses density-compressed files with -EOPNOTSUPP. Files written
- * here with points at infinity cannot be read back by bellperson.
+ * The reader accepts both. bellperson_params_to_pk() takes the former with
+ * the circuit's densities (zk/density.h: wire_density_from_columns of its A
+ * and B matrices) and refuses them without (-EOPNOTSUPP). A key with
+ * densities is written in bellperson's layout, which bellperson reads;
+ * files written here with points at infinity cannot be read back by it.
  *
  * Functions return 0 or a negative errno, logged naming the file:
  * -EBADMSG for malformed data, -EOPNOTSUPP, -EINVAL (arguments the writer
@@ -67,12 +69,16 @@ static inline void bellperson_params_freep(struct bellperson_params **p) {
 }
 
 /*
- * Fills a proving key whose arrays borrow p's (p must outlive it):
- * h_convention GROTH16_H_BELLPERSON, n_public = ic count - 1,
- * n_vars = n_public + 1 + l count, which a, b_g1 and b_g2 must each hold,
- * and a domain of h count + 1 points, which must be a power of two.
+ * Fills a proving key whose arrays borrow p's (p, and the densities, must
+ * outlive it): h_convention GROTH16_H_BELLPERSON, n_public = ic count - 1,
+ * n_vars = n_public + 1 + l count, and a domain of h count + 1 points,
+ * which must be a power of two. a (b_g1 and b_g2) must hold a point per
+ * wire when a_density (b_density) is NULL, else one per wire the density
+ * sets (-EOPNOTSUPP, -EBADMSG otherwise; -EINVAL for a density of another
+ * wire count).
  */
-int bellperson_params_to_pk(const struct bellperson_params *p, struct groth16_pk *ret);
+int bellperson_params_to_pk(const struct bellperson_params *p, const struct wire_density *a_density,
+                            const struct wire_density *b_density, struct groth16_pk *ret);
 
 /*
  * Writes pk (which must use GROTH16_H_BELLPERSON) and vk (which must agree

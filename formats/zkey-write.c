@@ -141,6 +141,11 @@ int zkey_set_keys(struct zkey *zk, const struct groth16_pk *pk, const struct gro
                                        pk->n_vars, pk->n_public, pk->log_domain_size,
                                        pk->h_convention == GROTH16_H_SNARKJS ? "" : " (bellperson)",
                                        zk->n_vars, zk->n_public, zk->log2_domain_size);
+        /* A .zkey holds a point per wire, infinity included. */
+        if (pk->a_density || pk->b_density)
+                return log_error_errno(EINVAL,
+                                       "key with A or B points for some wires only (a density); "
+                                       "a .zkey needs one per wire");
         zk->alpha1 = pk->alpha1;
         zk->beta1 = pk->beta1;
         zk->delta1 = pk->delta1;

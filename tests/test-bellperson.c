@@ -441,7 +441,7 @@ static void test_params_round_trip(void **state) {
                 assert_int_equal(p->n_b_g1, MAIN_VARS);
                 assert_int_equal(p->n_b_g2, MAIN_VARS);
 
-                assert_int_equal(bellperson_params_to_pk(p, &pk), 0);
+                assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), 0);
                 assert_int_equal(pk.h_convention, GROTH16_H_BELLPERSON);
                 assert_int_equal(pk.n_vars, want->n_vars);
                 assert_int_equal(pk.n_public, want->n_public);
@@ -707,7 +707,7 @@ static void test_every_prefix(void **state) {
 
                 assert_int_equal(
                         bellperson_params_parse(small_image, small_size, "image", true, &p), 0);
-                assert_int_equal(bellperson_params_to_pk(p, &pk), 0);
+                assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), 0);
                 assert_int_equal(pk.n_vars, SMALL_VARS);
                 assert_int_equal(bellperson_vk_parse(vk_image, vk_size, "image", NULL, &vk), 0);
         }
@@ -917,9 +917,9 @@ static void test_to_pk_refusals(void **state) {
                         bellperson_params_parse(image, small_size - G1U, "dense", true, &p), 0);
                 assert_int_equal(p->n_a, SMALL_VARS - 1);
                 clear_log();
-                assert_int_equal(bellperson_params_to_pk(p, &pk), -EOPNOTSUPP);
+                assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), -EOPNOTSUPP);
                 expect_log("dense", "a has 5 points", "expected one per wire: 6",
-                           "density bitmaps");
+                           "the circuit's A density");
         }
         /* Drop h's last point: 2 is not a power of two minus one. */
         {
@@ -931,7 +931,7 @@ static void test_to_pk_refusals(void **state) {
                 assert_int_equal(
                         bellperson_params_parse(image, small_size - G1U, "short-h", true, &p), 0);
                 clear_log();
-                assert_int_equal(bellperson_params_to_pk(p, &pk), -EBADMSG);
+                assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), -EBADMSG);
                 expect_log("short-h", "h has 2 points", "power of two minus one");
         }
 }

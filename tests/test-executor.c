@@ -6,7 +6,8 @@
  *   1. a snarkjs fixture task proves; the proof verifies with the fixture's
  *      vk and public.json is snarkjs's; abc_released comes before finished;
  *   2. a synthetic PCE task (partition 1 of 2) proves a 192-byte proof that
- *      verifies with the key made for it;
+ *      verifies with the key made for it, also from a .params file in
+ *      bellperson's layout (densities from the task's PCE);
  *   3. a worker SIGKILLed mid-task, and one that crashes: EXECUTOR_FAILED_WORKER,
  *      no OOM;
  *   4. a worker allocating without bound in a small reservation is
@@ -60,6 +61,7 @@
 #include "circuits/pce-file.h"
 #include "circuits/pce-setup.h"
 #include "circuits/synthetic.h"
+#include "zk/groth16_pack.h"
 #include "common/cleanup.h"
 #include "daemon/executor.h"
 #include "formats/bellperson_params.h"
@@ -81,6 +83,8 @@ static struct job_inputs snarkjs_job = {.kind = JOB_GROTH16_SNARKJS, .partitions
 static struct job_inputs synthetic_job = {.kind = JOB_SYNTHETIC_PCE, .partitions = 2};
 static char *bits_public_json;
 static struct groth16_keys *synthetic_keys;
+/* The same key in bellperson's layout (A and B points for their wires only). */
+static const char *synthetic_packed_params;
 static fr_t *synthetic_witness;
 
 struct record {
@@ -672,11 +676,13 @@ static void test_preload(void **state) {
 
         ctx_start_devices(c, &domain, helper_path, two_cpu_provers, 2);
         assert_int_equal(
-                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path), 0);
-        assert_int_equal(executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, missing), 0);
+                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path, NULL),
+                0);
+        assert_int_equal(executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, missing, NULL), 0);
         /* the same key again is no second load */
         assert_int_equal(
-                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path), 0);
+                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path, NULL),
+                0);
         assert_false(executor_preloads_settled(c->executor));
         run_until_preloaded(c, 120);
         assert_true(c->n_preload_progress >= 4);
@@ -730,6 +736,30 @@ static void test_preload(void **state) {
         run_until_done(c, 2, 120);
         expect_snarkjs_proof(&c->done[1]);
         assert_true(c->done[1].srs_load_usec > 0);
+        ctx_stop(c);
+}
+
+/* A .params file in bellperson's layout: the prover takes the densities from
+ * the task's PCE. */
+static void test_synthetic_bellperson_layout(void **state) {
+        struct ctx *c = *state;
+        struct groth16_proof proof;
+        struct job_inputs job = synthetic_job;
+
+        job.params_path = synthetic_packed_params;
+        ctx_start(c);
+        /* a preload names the circuit too */
+        assert_int_equal(executor_preload_key(c->executor, JOB_SYNTHETIC_PCE,
+                                              synthetic_packed_params, synthetic_job.pce_path),
+                         0);
+        run_until_preloaded(c, 120);
+        submit_roomy(c, 8, &job, 0);
+        run_until_done(c, 1, 120);
+        assert_int_equal(c->done[0].failure, EXECUTOR_OK);
+        assert_int_equal(c->done[0].srs_load_usec, 0); /* loaded before */
+        assert_int_equal(
+                filecoin_proof_decode(c->done[0].proof, FILECOIN_PROOF_BYTES, "proof", &proof), 0);
+        assert_int_equal(groth16_verify(&synthetic_keys->vk, synthetic_witness + 1, &proof), 1);
         ctx_stop(c);
 }
 
@@ -935,6 +965,16 @@ static void make_synthetic(void) {
         assert_int_equal(bellperson_params_save(synthetic_job.params_path, &synthetic_keys->pk,
                                                 &synthetic_keys->vk),
                          0);
+
+        _cleanup_(wire_density_freep) struct wire_density *a = NULL, *b = NULL;
+        _cleanup_(groth16_packed_arrays_free) struct groth16_packed_arrays arrays = {0};
+        struct groth16_pk packed;
+        synthetic_packed_params = tmp_path("c-packed.params");
+        assert_int_equal(pce_wire_density(pce, PCE_A, &a), 0);
+        assert_int_equal(pce_wire_density(pce, PCE_B, &b), 0);
+        assert_int_equal(groth16_pk_pack(&synthetic_keys->pk, a, b, &arrays, &packed), 0);
+        assert_int_equal(
+                bellperson_params_save(synthetic_packed_params, &packed, &synthetic_keys->vk), 0);
 }
 
 static int group_setup(void **state) {
@@ -960,6 +1000,8 @@ static int group_teardown(void **state) {
         unlink(synthetic_job.pce_path);
         unlink(synthetic_job.witness_path);
         unlink(synthetic_job.params_path);
+        unlink(synthetic_packed_params);
+        free((char *)synthetic_packed_params);
         free((char *)synthetic_job.pce_path);
         free((char *)synthetic_job.witness_path);
         free((char *)synthetic_job.params_path);
@@ -1005,6 +1047,8 @@ int main(int argc, char **argv) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_snarkjs_task, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_task, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_synthetic_bellperson_layout, ctx_setup,
+                                                ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_killed, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_oom, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_prover_killed, ctx_setup, ctx_teardown),

@@ -479,7 +479,7 @@ static void test_files_round_trip(void **state) {
         assert_int_equal(bellperson_params_load(params_path, true, &p), 0);
         assert_false(p->timing_only);
         assert_false(p->vk->timing_only);
-        assert_int_equal(bellperson_params_to_pk(p, &pk), 0);
+        assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), 0);
         assert_int_equal(bellperson_vk_load(vk_path, &vk), 0);
         assert_false(vk->timing_only);
         assert_same_keys(&k->pk, &k->vk, &pk, &p->vk->vk);
@@ -557,7 +557,7 @@ static void test_timing_only(void **state) {
         assert_int_equal(bellperson_params_load(params_path, true, &p), 0);
         assert_true(p->timing_only);
         assert_true(p->vk->timing_only);
-        assert_int_equal(bellperson_params_to_pk(p, &pk), 0);
+        assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), 0);
         assert_same_keys(&k->pk, &k->vk, &pk, &p->vk->vk);
         assert_int_equal(bellperson_vk_load(vk_path, &vk), 0);
         assert_true(vk->timing_only);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "density.h"
 #include "fr.h"
 #include "g1.h"
 #include "g2.h"
@@ -43,12 +44,39 @@ struct groth16_pk {
         unsigned log_domain_size;
         g1_affine_t alpha1, beta1, delta1;
         g2_affine_t beta2, delta2;
-        const g1_affine_t *a;  /* n_vars */
-        const g1_affine_t *b1; /* n_vars */
-        const g2_affine_t *b2; /* n_vars */
+        const g1_affine_t *a;  /* groth16_pk_a_points(pk) */
+        const g1_affine_t *b1; /* groth16_pk_b_points(pk) */
+        const g2_affine_t *b2; /* groth16_pk_b_points(pk) */
         const g1_affine_t *l;  /* n_vars - n_public - 1: private wires */
         const g1_affine_t *h;  /* groth16_h_bases(pk) */
+        /*
+         * The wires a holds points for (a_density), and b1 and b2
+         * (b_density), in wire order: NULL when they hold one per wire
+         * (snarkjs and cuzk's own files store the point at infinity), else
+         * the circuit's density (zk/density.h), as bellperson's parameters
+         * need. Borrowed like the arrays.
+         */
+        const struct wire_density *a_density, *b_density;
 };
+
+static inline size_t groth16_pk_a_points(const struct groth16_pk *pk) {
+        return pk->a_density ? pk->a_density->count : pk->n_vars;
+}
+
+static inline size_t groth16_pk_b_points(const struct groth16_pk *pk) {
+        return pk->b_density ? pk->b_density->count : pk->n_vars;
+}
+
+/* -EINVAL when a density does not cover the key's n_vars wires. */
+int groth16_pk_check_density(const struct groth16_pk *pk);
+
+/*
+ * The scalars that meet a (b1, b2): w itself without a density, else the
+ * set wires' values gathered into *buf (allocated here; free it). Returns
+ * 0 or -ENOMEM.
+ */
+int groth16_density_scalars(const struct wire_density *d, const fr_t *w, fr_t **buf,
+                            const fr_t **ret);
 
 struct groth16_vk {
         uint32_t n_public;

@@ -144,9 +144,9 @@ size_t groth16_partition_bytes(const struct groth16_partition_shape *shape) {
                           groth16_msm_scratch_bytes(n_private, shape->g1_windowed, threads, false));
         /* H's scalars are random-looking: all of them go through the windows. */
         g1_msm = max_size(g1_msm, groth16_msm_scratch_bytes(n_h, n_h, threads, false));
-        g1_phase = witness + n * sizeof(fr_t) + g1_msm;
+        g1_phase = witness + n * sizeof(fr_t) + shape->gathered * sizeof(fr_t) + g1_msm;
         /* H's scalars are released before the b_g2 MSM. */
-        g2_phase = witness +
+        g2_phase = witness + shape->gathered * sizeof(fr_t) +
                    groth16_msm_scratch_bytes(shape->n_vars, shape->g2_windowed, threads, true);
 
         return max_size(h_phase, max_size(g1_phase, g2_phase));

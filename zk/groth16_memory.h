@@ -33,6 +33,9 @@ struct groth16_partition_shape {
          * witness; groth16_partition_shape_from_witness() counts them.
          */
         size_t g1_windowed, g2_windowed;
+        /* Scalars gathered for a key with a density (zk/density.h): the
+         * larger of its A and B point counts; 0 for a point per wire. */
+        size_t gathered;
         /* Bytes the evaluator holds while a, b, c are live (0 for sparse
          * matrices, which evaluate in place). */
         size_t evaluate_bytes;

@@ -97,10 +97,23 @@ static bool windowed_scalar(const fr_t *s) {
         return !fr_is_zero(s) && !fr_is_one(s);
 }
 
+/* Whether wire j has a point in `points` other than infinity. */
+static bool g1_wire_point(const g1_affine_t *points, const struct wire_density *d, size_t j) {
+        if (!d)
+                return !g1_affine_is_infinity(&points[j]);
+        return wire_density_has(d, j) && !g1_affine_is_infinity(&points[wire_density_index(d, j)]);
+}
+
+static bool g2_wire_point(const g2_affine_t *points, const struct wire_density *d, size_t j) {
+        if (!d)
+                return !g2_affine_is_infinity(&points[j]);
+        return wire_density_has(d, j) && !g2_affine_is_infinity(&points[wire_density_index(d, j)]);
+}
+
 void groth16_partition_shape_from_witness(struct groth16_partition_shape *ret,
                                           const struct groth16_pk *pk, const fr_t *w,
                                           unsigned threads) {
-        size_t in_a = 0, in_b1 = 0, in_l = 0, in_b2 = 0;
+        size_t in_a = 0, in_b1 = 0, in_l = 0, in_b2 = 0, gathered = 0;
 
         assert(ret);
         assert(pk);
@@ -110,9 +123,9 @@ void groth16_partition_shape_from_witness(struct groth16_partition_shape *ret,
         for (size_t j = 0; j < pk->n_vars; j++) {
                 if (!windowed_scalar(&w[j]))
                         continue;
-                in_a += !g1_affine_is_infinity(&pk->a[j]);
-                in_b1 += !g1_affine_is_infinity(&pk->b1[j]);
-                in_b2 += !g2_affine_is_infinity(&pk->b2[j]);
+                in_a += g1_wire_point(pk->a, pk->a_density, j);
+                in_b1 += g1_wire_point(pk->b1, pk->b_density, j);
+                in_b2 += g2_wire_point(pk->b2, pk->b_density, j);
                 if (j > pk->n_public)
                         in_l += !g1_affine_is_infinity(&pk->l[j - pk->n_public - 1]);
         }
@@ -120,12 +133,17 @@ void groth16_partition_shape_from_witness(struct groth16_partition_shape *ret,
                 in_a = in_b1;
         if (in_l > in_a)
                 in_a = in_l;
+        if (pk->a_density)
+                gathered = pk->a_density->count;
+        if (pk->b_density && pk->b_density->count > gathered)
+                gathered = pk->b_density->count;
         *ret = (struct groth16_partition_shape){
                 .log_domain_size = pk->log_domain_size,
                 .n_vars = pk->n_vars,
                 .n_public = pk->n_public,
                 .g1_windowed = in_a,
                 .g2_windowed = in_b2,
+                .gathered = gathered,
                 .threads = threads,
         };
 }

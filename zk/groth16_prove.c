@@ -2,12 +2,16 @@
 /* The Groth16 prover's stages (see groth16.h). */
 #include <assert.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
 #include "groth16.h"
+
+#include "common/cleanup.h"
 #include "groth16_partition.h"
 #include "msm.h"
+#include "zk/big_alloc.h"
 
 size_t groth16_h_bases(enum groth16_h_convention conv, unsigned log_domain_size) {
         size_t n = (size_t)1 << log_domain_size;
@@ -115,6 +119,46 @@ int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_
         return 0;
 }
 
+int groth16_pk_check_density(const struct groth16_pk *pk) {
+        assert(pk);
+        if (pk->a_density && pk->a_density->n_wires != pk->n_vars)
+                return -EINVAL;
+        if (pk->b_density && pk->b_density->n_wires != pk->n_vars)
+                return -EINVAL;
+        return 0;
+}
+
+int groth16_density_scalars(const struct wire_density *d, const fr_t *w, fr_t **buf,
+                            const fr_t **ret) {
+        assert(w && buf && ret);
+
+        *buf = NULL;
+        if (!d) {
+                *ret = w;
+                return 0;
+        }
+        *buf = big_alloc((d->count ? d->count : 1) * sizeof(fr_t));
+        if (!*buf)
+                return -ENOMEM;
+        wire_density_gather(d, w, *buf);
+        *ret = *buf;
+        return 0;
+}
+
+/* sum w_j P_j over the wires that have a point in `points` (all of them
+ * without a density). */
+static int msm_g1_wires(g1_jac_t *r, const g1_affine_t *points, const struct wire_density *d,
+                        const fr_t *w, size_t n_vars, unsigned threads) {
+        _cleanup_free_ fr_t *buf = NULL;
+        const fr_t *scalars;
+        int ret;
+
+        ret = groth16_density_scalars(d, w, &buf, &scalars);
+        if (ret < 0)
+                return ret;
+        return g1_msm_fr(r, points, scalars, d ? d->count : n_vars, threads);
+}
+
 int groth16_msm_g1(const struct groth16_pk *pk, const fr_t *w, const fr_t *h,
                    struct groth16_msm_results *res, unsigned threads) {
         size_t n_private;
@@ -124,10 +168,13 @@ int groth16_msm_g1(const struct groth16_pk *pk, const fr_t *w, const fr_t *h,
         assert(pk->n_vars > pk->n_public);
         n_private = pk->n_vars - pk->n_public - 1;
 
-        r = g1_msm_fr(&res->a, pk->a, w, pk->n_vars, threads);
+        r = groth16_pk_check_density(pk);
         if (r < 0)
                 return r;
-        r = g1_msm_fr(&res->b1, pk->b1, w, pk->n_vars, threads);
+        r = msm_g1_wires(&res->a, pk->a, pk->a_density, w, pk->n_vars, threads);
+        if (r < 0)
+                return r;
+        r = msm_g1_wires(&res->b1, pk->b1, pk->b_density, w, pk->n_vars, threads);
         if (r < 0)
                 return r;
         r = g1_msm_fr(&res->l, pk->l, w + pk->n_public + 1, n_private, threads);
@@ -138,8 +185,18 @@ int groth16_msm_g1(const struct groth16_pk *pk, const fr_t *w, const fr_t *h,
 }
 
 int groth16_msm_b_g2(const struct groth16_pk *pk, const fr_t *w, g2_jac_t *b2, unsigned threads) {
+        _cleanup_free_ fr_t *buf = NULL;
+        const fr_t *scalars;
+        int r;
+
         assert(pk && w && b2);
-        return g2_msm_fr(b2, pk->b2, w, pk->n_vars, threads);
+        r = groth16_pk_check_density(pk);
+        if (r < 0)
+                return r;
+        r = groth16_density_scalars(pk->b_density, w, &buf, &scalars);
+        if (r < 0)
+                return r;
+        return g2_msm_fr(b2, pk->b2, scalars, groth16_pk_b_points(pk), threads);
 }
 
 /* Uniform in [0, r): 255 random bits, rejected when >= r (p ~ 0.09). */
