@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "cuda/field.cuh"
+#include "cuda/groth16_steps.cuh"
 #include "cuda/msm_steps.cuh"
 #include "cuda/ntt_run.cuh"
 
 extern "C" {
 #include "zk/fp.h"
+#include "zk/density.h"
 #include "zk/fr.h"
 #include "zk/g1.h"
 #include "zk/msm.h"
@@ -587,7 +589,39 @@ template <class G> static void test_msm(void) {
         called_mul = false;
 }
 
+/* The device's gather (one thread per wire) against zk/'s (per word), on
+ * densities that leave a partial last word, are empty or full. */
+static void test_density_gather(void) {
+        const size_t sizes[] = {1, 63, 64, 65, 1000};
+        for (size_t n : sizes)
+                for (unsigned pattern = 0; pattern < 3; pattern++) {
+                        wire_density *d = nullptr;
+                        if (wire_density_new(&d, n) < 0) {
+                                report(false, "density: allocation");
+                                return;
+                        }
+                        for (size_t j = 0; j < n; j++)
+                                if (pattern == 1 || (pattern == 2 && rng_u64() % 4 == 0))
+                                        wire_density_set(d, j);
+                        wire_density_seal(d);
+                        std::vector<fr_t> w(n), want(n + 1), got(n + 1);
+                        for (auto &x : w)
+                                random_fr(&x);
+                        wire_density_gather(d, w.data(), want.data());
+                        const density_gather_step step{d->bits, d->rank, (const fr_dev *)w.data(),
+                                                       (fr_dev *)got.data()};
+                        for (size_t j = 0; j < n; j++)
+                                step(j);
+                        char what[96];
+                        snprintf(what, sizeof(what), "density gather: %zu wires, %zu set", n,
+                                 d->count);
+                        report(!memcmp(want.data(), got.data(), d->count * sizeof(fr_t)), what);
+                        wire_density_free(d);
+                }
+}
+
 int main(void) {
+        test_density_gather();
         test_fr_arith();
         test_fp_arith();
         test_fr_canonical_and_pow();

@@ -15,8 +15,18 @@
 #include "common/log.h"
 #include "zk/msm.h"
 
+/* A key whose G1 bases were copied to the device when it was registered. */
+#define RESIDENT_KEYS_MAX 8
+#define RESIDENT_ROLES 4 /* a, b1, l, h */
+struct resident_key {
+        const struct groth16_pk *pk;
+        void *d_arrays[RESIDENT_ROLES]; /* the distinct copies, freed on unregister */
+        gpu_pk_points_t points;
+};
+
 struct gpu_prover {
         gpu_context_t *ctx;
+        struct resident_key resident[RESIDENT_KEYS_MAX];
         unsigned cpu_threads;
         gpu_g2_placement_t placement;
         int numa_node;
@@ -91,9 +101,18 @@ int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placeme
         return 0;
 }
 
+static void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
+        for (size_t i = 0; i < RESIDENT_ROLES; i++)
+                gpu_free(prover->ctx, k->d_arrays[i]);
+        *k = (struct resident_key){0};
+}
+
 void gpu_prover_free(gpu_prover_t *prover) {
         if (!prover)
                 return;
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk)
+                        resident_key_free(prover, &prover->resident[i]);
         gpu_context_free(prover->ctx);
         free(prover);
 }
@@ -154,6 +173,98 @@ static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t 
         return 5;
 }
 
+/* Device memory one partition of pk's shape works in besides the bases: a,
+ * b, c; the witness and its A and B gathers; MSM scratch (canonical
+ * scalars, keys and values, partial sums); and 2 GiB for the rest. */
+static uint64_t partition_device_bytes(const struct groth16_pk *pk) {
+        const uint64_t n = (uint64_t)1 << pk->log_domain_size, wires = pk->n_vars;
+        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)2 << 30);
+}
+
+/*
+ * Copies pk's G1 bases (A, B_G1, L, H; an array serving several roles
+ * once) into device memory when the card has room for them and a
+ * partition, so that the MSMs read them there instead of over PCIe (at
+ * 2^27, 41 GB a partition). Best effort: the key stays usable from host
+ * memory otherwise. CUZK_GPU_RESIDENT_SRS=0 turns it off.
+ */
+static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const char *env = getenv("CUZK_GPU_RESIDENT_SRS");
+        const g1_affine_t *host[RESIDENT_ROLES] = {pk->a, pk->b1, pk->l, pk->h};
+        size_t bytes[RESIDENT_ROLES] = {groth16_pk_a_points(pk) * sizeof(g1_affine_t),
+                                        groth16_pk_b_points(pk) * sizeof(g1_affine_t),
+                                        (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t),
+                                        groth16_h_bases(pk->h_convention, pk->log_domain_size) *
+                                                sizeof(g1_affine_t)};
+        const g1_affine_t **roles[RESIDENT_ROLES];
+        struct resident_key *k = NULL;
+        size_t free_bytes, total_bytes, distinct = 0;
+        uint64_t need = 0;
+        int owner[RESIDENT_ROLES];
+
+        if (env && !strcmp(env, "0"))
+                return;
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX && !k; i++)
+                if (!prover->resident[i].pk)
+                        k = &prover->resident[i];
+        if (!k)
+                return;
+        /* An array that serves several roles is copied once, at its longest. */
+        for (size_t i = 0; i < RESIDENT_ROLES; i++) {
+                owner[i] = (int)i;
+                for (size_t j = 0; j < i; j++)
+                        if (host[j] == host[i] && owner[j] == (int)j) {
+                                owner[i] = (int)j;
+                                if (bytes[i] > bytes[j])
+                                        bytes[j] = bytes[i];
+                                break;
+                        }
+        }
+        for (size_t i = 0; i < RESIDENT_ROLES; i++)
+                if (owner[i] == (int)i)
+                        need += bytes[i];
+        if (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0)
+                return;
+        if (free_bytes < need + partition_device_bytes(pk)) {
+                log_info("SRS stays in host memory: its G1 bases (%.1f GiB) and a partition "
+                         "(%.1f GiB) do not fit the GPU's %.1f GiB free",
+                         (double)need / (1u << 30), (double)partition_device_bytes(pk) / (1u << 30),
+                         (double)free_bytes / (1u << 30));
+                return;
+        }
+        for (size_t i = 0; i < RESIDENT_ROLES; i++) {
+                if (owner[i] != (int)i || !bytes[i])
+                        continue;
+                if (gpu_alloc(prover->ctx, &k->d_arrays[distinct], bytes[i]) < 0 ||
+                    gpu_copy_to_device(prover->ctx, k->d_arrays[distinct], host[i], bytes[i]) < 0) {
+                        log_warning("SRS stays in host memory: copying %zu bytes to the GPU "
+                                    "failed: %s",
+                                    bytes[i], gpu_context_last_error(prover->ctx));
+                        resident_key_free(prover, k);
+                        return;
+                }
+                distinct++;
+        }
+        roles[0] = &k->points.a, roles[1] = &k->points.b1, roles[2] = &k->points.l,
+        roles[3] = &k->points.h;
+        for (size_t i = 0, d = 0; i < RESIDENT_ROLES; i++) {
+                if (owner[i] == (int)i && bytes[i])
+                        *roles[i] = k->d_arrays[d++];
+                else if (owner[i] != (int)i)
+                        *roles[i] = *roles[owner[i]];
+        }
+        k->pk = pk;
+        log_info("SRS resident on the GPU: %.1f GiB of G1 bases", (double)need / (1u << 30));
+}
+
+static const gpu_pk_points_t *resident_points(const gpu_prover_t *prover,
+                                              const struct groth16_pk *pk) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        return &prover->resident[i].points;
+        return NULL;
+}
+
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
         const void *ptr[5];
         size_t bytes[5], n;
@@ -173,6 +284,7 @@ int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
                                                bytes[i], gpu_context_last_error(prover->ctx));
                 }
         }
+        make_resident(prover, pk);
         return 0;
 }
 
@@ -181,6 +293,9 @@ void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk)
         size_t bytes[5], n;
 
         assert(prover && pk);
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        resident_key_free(prover, &prover->resident[i]);
         n = pk_arrays(pk, ptr, bytes);
         for (size_t i = 0; i < n; i++)
                 if (ptr[i] && bytes[i])
@@ -277,7 +392,8 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
 
         r = gpu_groth16_h(prover->ctx, pk->h_convention, pk->log_domain_size, a, b, c, &d_h);
         if (r >= 0)
-                r = gpu_groth16_msm_g1(prover->ctx, pk, w, d_h, &p->msm);
+                r = gpu_groth16_msm_g1(prover->ctx, pk, resident_points(prover, pk), w, d_h,
+                                       &p->msm);
         if (r < 0)
                 return log_error_errno(r, "GPU stage of a 2^%u partition failed: %s",
                                        pk->log_domain_size, gpu_context_last_error(prover->ctx));

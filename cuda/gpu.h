@@ -138,8 +138,17 @@ void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
  */
 int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
                   const fr_t *b, const fr_t *c, fr_t **ret_d_h);
-int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr_t *w,
-                       const fr_t *d_h, struct groth16_msm_results *res);
+
+/* Device copies of a key's G1 bases (gpu_alloc'ed, pk's counts), NULL for
+ * a role whose bases stay in host memory. */
+typedef struct gpu_pk_points {
+        const g1_affine_t *a, *b1, *l, *h;
+} gpu_pk_points_t;
+
+/* dev: the key's bases on the device (NULL: all from host memory), which
+ * spares the MSMs their copies over PCIe. */
+int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
+                       const fr_t *w, const fr_t *d_h, struct groth16_msm_results *res);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

@@ -95,8 +95,18 @@ static int density_scalars(gpu_context_t *ctx, const struct wire_density *d, con
         return 0;
 }
 
-int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr_t *w,
-                       const fr_t *d_h, struct groth16_msm_results *res) {
+/* sum k_i P_i with the scalars on the device, the points there when the
+ * key is resident (d_points), else streamed from host memory. */
+static int msm_g1(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
+                  const g1_affine_t *d_points, const fr_t *d_scalars, size_t n) {
+        if (d_points)
+                return gpu_g1_msm_fr_device(ctx, r, d_points, d_scalars, n);
+        return gpu_g1_msm_fr_host_points(ctx, r, points, d_scalars, n);
+}
+
+int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
+                       const fr_t *w, const fr_t *d_h, struct groth16_msm_results *res) {
+        const gpu_pk_points_t host_only = {};
         void *d_w = nullptr;
         const fr_t *d_a = nullptr, *d_b = nullptr;
 
@@ -111,11 +121,13 @@ int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const fr
         GPU_TRY(ctx, cudaMemcpyAsync(d_w, w, pk->n_vars * sizeof(fr_t), cudaMemcpyHostToDevice,
                                      ctx->stream));
         const fr_t *dw = (const fr_t *)d_w;
-        GPU_TRY_R(gpu_g1_msm_fr_host_points(
-                ctx, &res->h, pk->h, d_h, groth16_h_bases(pk->h_convention, pk->log_domain_size)));
+        if (!dev)
+                dev = &host_only;
+        GPU_TRY_R(msm_g1(ctx, &res->h, pk->h, dev->h, d_h,
+                         groth16_h_bases(pk->h_convention, pk->log_domain_size)));
         GPU_TRY_R(density_scalars(ctx, pk->a_density, dw, GPU_SLOT_DENSE_A, &d_a));
-        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->a, pk->a, d_a, groth16_pk_a_points(pk)));
+        GPU_TRY_R(msm_g1(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk)));
         GPU_TRY_R(density_scalars(ctx, pk->b_density, dw, GPU_SLOT_DENSE_B, &d_b));
-        GPU_TRY_R(gpu_g1_msm_fr_host_points(ctx, &res->b1, pk->b1, d_b, groth16_pk_b_points(pk)));
-        return gpu_g1_msm_fr_host_points(ctx, &res->l, pk->l, dw + pk->n_public + 1, n_private);
+        GPU_TRY_R(msm_g1(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk)));
+        return msm_g1(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private);
 }

@@ -5,7 +5,8 @@
  * say so and prove on the CPU; with a GPU it gets the CUDA backend. Either
  * way the proofs of the split prove_start/prove_finish must verify, in
  * both H conventions (a snarkjs .zkey; a synthetic circuit with a
- * bellperson-convention key), on two partitions in a row (the overlap the
+ * bellperson-convention key, with a point per wire and in bellperson's
+ * layout), on two partitions in a row (the overlap the
  * prover relies on). On the GPU machine this is the whole-proof check.
  */
 #include <setjmp.h> /* cmocka.h needs these first */
@@ -27,6 +28,7 @@
 #include "formats/zkey.h"
 #include "tests/test-formats-common.h"
 #include "zk/groth16.h"
+#include "zk/groth16_pack.h"
 #include "zk/groth16_setup.h"
 #if HAVE_CUDA
 #include "cuda/gpu-prove.h"
@@ -116,22 +118,8 @@ static void prove_snarkjs(struct prover_backend *backend) {
         snarkjs_vk_free(vk);
 }
 
-/* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
- * from groth16_setup. */
-static void prove_synthetic(struct prover_backend *backend) {
-        _cleanup_(pce_freep) struct pce *pce = NULL;
-        _cleanup_free_ fr_t *w = NULL;
-        _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
-        struct synthetic_params params = {
-                .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
-        struct groth16_toxic_waste tw;
-        fr_t *a[2], *b[2], *c[2];
-
-        assert_int_equal(synthetic_params_resolve(&params), 0);
-        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
-        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
-        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
-
+/* Two partitions' evaluations of the synthetic circuit. */
+static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[2], fr_t *b[2], fr_t *c[2]) {
         const unsigned log_domain_size = pce_log_domain_size(pce);
         const size_t n = (size_t)1 << log_domain_size;
         for (int i = 0; i < 2; i++) {
@@ -142,7 +130,38 @@ static void prove_synthetic(struct prover_backend *backend) {
                 assert_int_equal(
                         pce_evaluate(pce, w, pce->n_cols, log_domain_size, a[i], b[i], c[i]), 0);
         }
+}
+
+/* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
+ * from groth16_setup, with a point per wire and in bellperson's layout (A
+ * and B points for their wires only, which the provers gather scalars
+ * for). */
+static void prove_synthetic(struct prover_backend *backend) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
+        _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
+        _cleanup_(groth16_packed_arrays_free) struct groth16_packed_arrays arrays = {0};
+        struct synthetic_params params = {
+                .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
+        struct groth16_toxic_waste tw;
+        struct groth16_pk packed;
+        fr_t *a[2], *b[2], *c[2];
+
+        assert_int_equal(synthetic_params_resolve(&params), 0);
+        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
+
+        evaluate_pce(pce, w, a, b, c);
         prove_two(backend, &keys->pk, &keys->vk, w, a, b, c);
+
+        assert_int_equal(pce_wire_density(pce, PCE_A, &a_density), 0);
+        assert_int_equal(pce_wire_density(pce, PCE_B, &b_density), 0);
+        assert_true(b_density->count < pce->n_cols / 2);
+        assert_int_equal(groth16_pk_pack(&keys->pk, a_density, b_density, &arrays, &packed), 0);
+        evaluate_pce(pce, w, a, b, c);
+        prove_two(backend, &packed, &keys->vk, w, a, b, c);
 }
 
 static void prove_twice_and_verify(struct prover_backend *backend) {
