@@ -10,6 +10,7 @@
 
 #include "common/cleanup.h"
 #include "tests/ref.h"
+#include "zk/groth16_setup.h"
 
 /* Up to three terms per row of a matrix. */
 struct triplets {
@@ -115,4 +116,20 @@ void test_circuit_free(struct test_circuit *tc) {
         sparse_free(&tc->c);
         free(tc->w);
         memset(tc, 0, sizeof(*tc));
+}
+
+void test_circuit_keys(const struct test_circuit *tc, const uint8_t *seed, size_t seed_bytes,
+                       struct groth16_keys **ret) {
+        struct groth16_setup_circuit c = {
+                .a = &tc->a,
+                .b = &tc->b,
+                .c = &tc->c,
+                .n_vars = tc->n_vars,
+                .n_public = tc->n_public,
+                .log_domain_size = tc->log_domain_size,
+        };
+        struct groth16_toxic_waste tw;
+
+        groth16_toxic_waste_from_seed(&tw, seed, seed_bytes);
+        assert_int_equal(groth16_setup(&c, &tw, NULL, ret), 0);
 }

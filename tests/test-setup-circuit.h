@@ -27,3 +27,9 @@ struct test_circuit {
 void test_circuit_make(struct test_circuit *tc, unsigned log_domain_size, size_t n_public,
                        uint64_t seed);
 void test_circuit_free(struct test_circuit *tc);
+
+struct groth16_keys;
+/* A key pair for tc in bellperson's convention, from a seeded toxic waste
+ * (tests only). Aborts the test on failure. */
+void test_circuit_keys(const struct test_circuit *tc, const uint8_t *seed, size_t seed_bytes,
+                       struct groth16_keys **ret);

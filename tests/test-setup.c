@@ -41,18 +41,7 @@
 static const uint8_t test_seed[] = "test-setup";
 
 static void keys_for(const struct test_circuit *tc, struct groth16_keys **ret) {
-        struct groth16_setup_circuit c = {
-                .a = &tc->a,
-                .b = &tc->b,
-                .c = &tc->c,
-                .n_vars = tc->n_vars,
-                .n_public = tc->n_public,
-                .log_domain_size = tc->log_domain_size,
-        };
-        struct groth16_toxic_waste tw;
-
-        groth16_toxic_waste_from_seed(&tw, test_seed, sizeof(test_seed));
-        assert_int_equal(groth16_setup(&c, &tw, NULL, ret), 0);
+        test_circuit_keys(tc, test_seed, sizeof(test_seed), ret);
 }
 
 /* ---- fixed-base multiplication ---- */
