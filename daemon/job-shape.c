@@ -17,6 +17,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/job.h"
+#include "formats/bellperson_params.h"
 #include "formats/binfile.h"
 #include "zk/groth16_memory.h"
 
@@ -57,8 +58,10 @@ void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct 
         ret->rest_bytes = partition_bytes - ret->abc_bytes;
 }
 
+/* gathered: the most scalars the prover gathers for a key in bellperson's
+ * layout (0 for a point per wire). */
 static void shape_from_sizes(unsigned log_domain_size, uint64_t n_vars, uint64_t n_public,
-                             unsigned threads, struct job_shape *ret) {
+                             uint64_t gathered, unsigned threads, struct job_shape *ret) {
         struct groth16_partition_shape shape = {
                 .log_domain_size = log_domain_size,
                 .n_vars = n_vars,
@@ -67,6 +70,7 @@ static void shape_from_sizes(unsigned log_domain_size, uint64_t n_vars, uint64_t
                 .g1_windowed = n_vars,
                 .g2_windowed = n_vars,
                 .evaluate_bytes = 0, /* sparse matrices evaluate in place */
+                .gathered = gathered,
                 .threads = threads,
         };
 
@@ -166,7 +170,7 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
                          zkey_path, n8r, n_vars, n_public, domain_size);
                 return -EINVAL;
         }
-        shape_from_sizes(log_domain, n_vars, n_public, prover_threads, ret);
+        shape_from_sizes(log_domain, n_vars, n_public, 0, prover_threads, ret);
         ret->shared_bytes = ret->key_bytes = file_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s", zkey_path);
         return 0;
@@ -209,7 +213,13 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
         }
         while ((UINT64_C(1) << log_domain) < n_rows)
                 log_domain++;
-        shape_from_sizes(log_domain, n_cols, n_public, prover_threads, ret);
+        /* A file smaller than a point per wire is in bellperson's layout: the
+         * prover gathers the scalars of A's (B's) wires, at most all of them. */
+        const uint64_t per_wire =
+                bellperson_params_bytes(n_public, (uint32_t)((UINT64_C(1) << log_domain) - 1),
+                                        n_cols - n_public - 1, n_cols, n_cols, n_cols);
+        shape_from_sizes(log_domain, n_cols, n_public, params_size < per_wire ? n_cols : 0,
+                         prover_threads, ret);
         ret->shared_bytes = pce_size + params_size;
         ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);

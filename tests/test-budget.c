@@ -2,8 +2,9 @@
 /*
  * The memory budget (reserve, release, TotalBudget=auto from MemTotal and
  * the cgroup limit) and what a job reserves: the shape read from a .zkey
- * header, its split into the two release phases, and SubmitProof's checks
- * of kinds and files.
+ * header or a PCE header and the size of its .params (a file in
+ * bellperson's layout adds the gathered scalars), its split into the two
+ * release phases, and SubmitProof's checks of kinds and files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "circuits/pce-file.h"
+#include "circuits/synthetic.h"
+#include "common/cleanup.h"
 #include "daemon/budget.h"
+#include "formats/bellperson_params.h"
 #include "daemon/job.h"
 #include "zk/groth16_memory.h"
 
@@ -135,6 +140,54 @@ static void test_shape_zkey(void **state) {
         assert_int_equal(shape.rest_bytes, 0);
 }
 
+/* A .params file of `bytes` (the job shape reads its size only). */
+static void sized_file(const char *path, uint64_t bytes) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+        assert_int_equal(truncate(path, (off_t)bytes), 0);
+}
+
+static void test_shape_pce(void **state) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        char dir[] = "/tmp/test-budget-pce-XXXXXX", pce_path[64], params_path[64];
+        struct synthetic_params p = {
+                .seed = 2, .n_rows = 1000, .n_aux = SYNTHETIC_DEFAULT, .n_public = 2};
+        struct job_shape full, packed;
+        char msg[512];
+
+        (void)state;
+        assert_non_null(mkdtemp(dir));
+        snprintf(pce_path, sizeof(pce_path), "%s/c.pce", dir);
+        snprintf(params_path, sizeof(params_path), "%s/c.params", dir);
+        assert_int_equal(synthetic_params_resolve(&p), 0);
+        assert_int_equal(synthetic_generate(&p, &pce, &w), 0);
+        assert_int_equal(pce_save(pce, pce_path), 0);
+        const uint64_t per_wire = bellperson_params_bytes(2, 1023, pce->n_cols - 3, pce->n_cols,
+                                                          pce->n_cols, pce->n_cols);
+        struct groth16_partition_shape expect = {.log_domain_size = 10,
+                                                 .n_vars = pce->n_cols,
+                                                 .n_public = 2,
+                                                 .g1_windowed = pce->n_cols,
+                                                 .g2_windowed = pce->n_cols,
+                                                 .threads = 2};
+
+        sized_file(params_path, per_wire);
+        assert_int_equal(job_shape_pce(pce_path, params_path, 2, &full, msg, sizeof(msg)), 0);
+        assert_int_equal(full.abc_bytes + full.rest_bytes, groth16_partition_bytes(&expect));
+        assert_int_equal(full.key_bytes, per_wire);
+        /* smaller: bellperson's layout, whose prover gathers up to every wire's scalar */
+        sized_file(params_path, per_wire - 96 * 100);
+        assert_int_equal(job_shape_pce(pce_path, params_path, 2, &packed, msg, sizeof(msg)), 0);
+        expect.gathered = pce->n_cols;
+        assert_int_equal(packed.abc_bytes + packed.rest_bytes, groth16_partition_bytes(&expect));
+        assert_true(packed.rest_bytes > full.rest_bytes);
+        unlink(params_path);
+        unlink(pce_path);
+        rmdir(dir);
+}
+
 static void test_job_new_checks(void **state) {
         Cuzk__V1__SubmitProofRequest req = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
         struct job *job = NULL;
@@ -167,9 +220,8 @@ static void test_job_new_checks(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_reserve_release),
-                cmocka_unit_test(test_auto),
-                cmocka_unit_test(test_shape_zkey),
+                cmocka_unit_test(test_reserve_release), cmocka_unit_test(test_auto),
+                cmocka_unit_test(test_shape_zkey),      cmocka_unit_test(test_shape_pce),
                 cmocka_unit_test(test_job_new_checks),
         };
 
