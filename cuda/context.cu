@@ -128,6 +128,12 @@ void gpu_context_free(gpu_context_t *ctx) {
         for (cudaEvent_t e : ctx->input_ready)
                 if (e)
                         (void)cudaEventDestroy(e);
+        for (size_t k = 0; k < GPU_STAGES; k++) {
+                if (ctx->stage_free[k])
+                        (void)cudaEventDestroy(ctx->stage_free[k]);
+                if (ctx->stage[k])
+                        (void)cudaFreeHost(ctx->stage[k]);
+        }
         if (ctx->stream_done)
                 (void)cudaEventDestroy(ctx->stream_done);
         if (ctx->copy_stream)
@@ -233,6 +239,56 @@ void gpu_free(gpu_context_t *ctx, void *d) {
         (void)cudaStreamSynchronize(ctx->stream);
         (void)cudaStreamSynchronize(ctx->copy_stream);
         (void)cudaFree(d);
+}
+
+/* ---- staged copies ---- */
+
+static int stage_buffers(gpu_context_t *ctx) {
+        for (size_t k = 0; k < GPU_STAGES; k++) {
+                if (ctx->stage[k])
+                        continue;
+                GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->stage_free[k], cudaEventDisableTiming));
+                GPU_TRY(ctx, cudaHostAlloc(&ctx->stage[k], GPU_STAGE_BYTES, cudaHostAllocDefault));
+        }
+        return 0;
+}
+
+static bool host_pinned(const void *p) {
+        cudaPointerAttributes a;
+        if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+                (void)cudaGetLastError(); /* not a CUDA error to keep */
+                return false;
+        }
+        return a.type == cudaMemoryTypeHost;
+}
+
+/* memcpy on every thread, by 1 MiB pieces. */
+static void parallel_memcpy(void *dst, const void *src, size_t bytes) {
+        const size_t piece = (size_t)1 << 20, pieces = (bytes + piece - 1) / piece;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < pieces; i++) {
+                const size_t off = i * piece, len = bytes - off < piece ? bytes - off : piece;
+                memcpy((char *)dst + off, (const char *)src + off, len);
+        }
+}
+
+int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cudaStream_t stream) {
+        if (bytes < GPU_STAGE_BYTES || host_pinned(h)) {
+                GPU_TRY(ctx, cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream));
+                return 0;
+        }
+        GPU_TRY_R(stage_buffers(ctx));
+        for (size_t off = 0, i = 0; off < bytes; off += GPU_STAGE_BYTES, i++) {
+                const size_t k = i % GPU_STAGES;
+                const size_t len = bytes - off < GPU_STAGE_BYTES ? bytes - off : GPU_STAGE_BYTES;
+                /* stage k is free once its last copy (on any stream) is done */
+                GPU_TRY(ctx, cudaEventSynchronize(ctx->stage_free[k]));
+                parallel_memcpy(ctx->stage[k], (const char *)h + off, len);
+                GPU_TRY(ctx, cudaMemcpyAsync((char *)d + off, ctx->stage[k], len,
+                                             cudaMemcpyHostToDevice, stream));
+                GPU_TRY(ctx, cudaEventRecord(ctx->stage_free[k], stream));
+        }
+        return 0;
 }
 
 int gpu_copy_to_device(gpu_context_t *ctx, void *d, const void *h, size_t bytes) {

@@ -45,6 +45,10 @@ enum gpu_slot {
 /* Point batches of a host-to-host MSM whose copies overlap the work. */
 #define GPU_MSM_MAX_BATCHES 8
 
+/* Pinned buffers that pageable host memory passes through (gpu_copy_staged). */
+#define GPU_STAGES 4
+#define GPU_STAGE_BYTES ((size_t)32 << 20)
+
 struct gpu_context {
         int device;
         cudaStream_t stream;      /* all kernels, in order */
@@ -61,6 +65,8 @@ struct gpu_context {
                 void *p;
                 size_t bytes;
         } slots[GPU_SLOT_MAX_];
+        void *stage[GPU_STAGES];            /* pinned, allocated on first use */
+        cudaEvent_t stage_free[GPU_STAGES]; /* the last copy out of stage[k] is done */
 };
 
 /* Records and logs a failed CUDA call; returns the negative errno for it. */
@@ -85,13 +91,32 @@ int gpu_enter(gpu_context_t *ctx);
 /* Orders the copy stream after the kernels queued so far, which may still
  * read buffers its next copies overwrite. */
 int gpu_copies_after_kernels(gpu_context_t *ctx);
+/*
+ * Host to device on `stream`, from memory that may be pageable (the
+ * daemon's a, b, c and witness, the prover's gathered scalars). CUDA copies
+ * pageable memory through a staging buffer of its own, filled by one
+ * thread, at a fraction of the link's rate; here host threads fill pinned
+ * stages in parallel while the previous stage crosses the link. Pinned
+ * memory goes straight. Returns when the last stage is queued: the source
+ * may then be reused.
+ */
+int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cudaStream_t stream);
+
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);
+
+/* Blocks per SM a step asks the compiler to fit (a register cap): its
+ * min_blocks where it has one, else 1 (no cap beyond the block size). */
+template <class Step, class = void> struct step_min_blocks { static constexpr unsigned value = 1; };
+template <class Step> struct step_min_blocks<Step, decltype((void)Step::min_blocks)> {
+        static constexpr unsigned value = Step::min_blocks;
+};
 
 /* Runs step(i) for i < count, one thread each, on the context's stream.
  * Step::block_threads sets the block size (a register budget). */
 template <class Step>
-__global__ void __launch_bounds__(Step::block_threads) gpu_step_kernel(Step step, uint64_t count) {
+__global__ void __launch_bounds__(Step::block_threads, step_min_blocks<Step>::value)
+        gpu_step_kernel(Step step, uint64_t count) {
         const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         if (i < count)
                 step(i);

@@ -42,16 +42,15 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
          * cross PCIe while a's (then b's) transforms run: each transform
          * waits for its own copy only. The copies wait for the kernels
          * queued before (the previous partition may still read d_a..d_c). */
-        GPU_TRY(ctx,
-                cudaMemcpyAsync(d_a, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, ctx->stream));
+        GPU_TRY_R(gpu_copy_staged(ctx, d_a, a, n * sizeof(fr_t), ctx->stream));
         GPU_TRY_R(gpu_copies_after_kernels(ctx));
-        GPU_TRY(ctx, cudaMemcpyAsync(d_b, b, n * sizeof(fr_t), cudaMemcpyHostToDevice,
-                                     ctx->copy_stream));
-        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[0], ctx->copy_stream));
-        GPU_TRY(ctx, cudaMemcpyAsync(d_c, c, n * sizeof(fr_t), cudaMemcpyHostToDevice,
-                                     ctx->copy_stream));
-        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[1], ctx->copy_stream));
+        /* queued before b crosses: with pageable a, b, c this thread fills
+         * the stages while a's transforms run */
         GPU_TRY_R(to_coset(ctx, d_a, log_n, roots, &shift));
+        GPU_TRY_R(gpu_copy_staged(ctx, d_b, b, n * sizeof(fr_t), ctx->copy_stream));
+        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[0], ctx->copy_stream));
+        GPU_TRY_R(gpu_copy_staged(ctx, d_c, c, n * sizeof(fr_t), ctx->copy_stream));
+        GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[1], ctx->copy_stream));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[0], 0));
         GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
@@ -118,8 +117,7 @@ int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gp
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, pk->n_vars * sizeof(fr_t), &d_w));
-        GPU_TRY(ctx, cudaMemcpyAsync(d_w, w, pk->n_vars * sizeof(fr_t), cudaMemcpyHostToDevice,
-                                     ctx->stream));
+        GPU_TRY_R(gpu_copy_staged(ctx, d_w, w, pk->n_vars * sizeof(fr_t), ctx->stream));
         const fr_t *dw = (const fr_t *)d_w;
         if (!dev)
                 dev = &host_only;

@@ -101,6 +101,13 @@ static bool msm_called_mul(void) {
         return !(e && strcmp(e, "0") == 0);
 }
 
+/* CUZK_MSM_OCCUPANCY=4: level 0 with its registers capped for 16 warps
+ * per SM (msm_step_accumulate_capped), for comparison runs. */
+static bool msm_capped(void) {
+        const char *e = getenv("CUZK_MSM_OCCUPANCY");
+        return e && strcmp(e, "4") == 0;
+}
+
 /* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
  * c side by side (bench-cuda); unset, msm_make_config chooses. */
 static void msm_window_bits_override(msm_config *cfg) {
@@ -279,6 +286,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         msm_config cfg = msm_make_config(n, batches);
         cfg.called_mul = msm_called_mul();
+        cfg.capped = msm_capped();
         msm_window_bits_override(&cfg);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
@@ -294,10 +302,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                                 break;
                         const size_t count = n - b0 < cfg.n ? n - b0 : cfg.n;
                         if (host_scalars)
-                                GPU_TRY(ctx,
-                                        cudaMemcpyAsync(d_scalars + b0, host_scalars + b0,
-                                                        count * sizeof(fr_t),
-                                                        cudaMemcpyHostToDevice, ctx->copy_stream));
+                                GPU_TRY_R(gpu_copy_staged(ctx, d_scalars + b0, host_scalars + b0,
+                                                          count * sizeof(fr_t), ctx->copy_stream));
                         GPU_TRY(ctx, cudaMemcpyAsync(d_points + b0, host_points + b0,
                                                      count * sizeof(host_affine),
                                                      cudaMemcpyHostToDevice, ctx->copy_stream));
