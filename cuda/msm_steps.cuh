@@ -156,6 +156,39 @@ struct msm_step_canonical {
         }
 };
 
+/*
+ * The carry into window w0 of the signed-digit recoding, without the
+ * windows below: their digits (each at most 2^(c-1)) stand for
+ * k mod 2^(c w0) - carry 2^(c w0), whose largest value is
+ * top = sum_{i<w0} 2^(c-1) 2^(ci), the bit c-1 of each window. As every
+ * value in range has one recoding, carry = (k mod 2^(c w0) > top).
+ * mask keeps the bits below c w0.
+ */
+struct msm_low_windows {
+        fr_dev mask, top;
+};
+
+inline msm_low_windows msm_make_low_windows(uint32_t c, uint32_t w0) {
+        msm_low_windows lw = {fr_dev::zero(), fr_dev::zero()};
+        for (uint32_t bit = 0; bit < c * w0 && bit < 32 * fr_dev::N; bit++) {
+                lw.mask.v[bit / 32] |= 1u << (bit % 32);
+                if (bit % c == c - 1)
+                        lw.top.v[bit / 32] |= 1u << (bit % 32);
+        }
+        return lw;
+}
+
+CUZK_HD uint32_t msm_carry_into(const fr_dev &k, const msm_low_windows &lw) {
+        uint32_t greater = 0, decided = 0;
+        CUZK_UNROLL
+        for (int j = fr_dev::N - 1; j >= 0; j--) {
+                const uint32_t a = k.v[j] & lw.mask.v[j], b = lw.top.v[j];
+                greater |= ~decided & (a > b ? 1u : 0u);
+                decided |= a != b ? 1u : 0u;
+        }
+        return greater;
+}
+
 /* Signed digits of windows [w0, w0 + g) of scalar i. */
 struct msm_step_digits {
         static constexpr unsigned block_threads = 256;
@@ -163,20 +196,19 @@ struct msm_step_digits {
         uint64_t n;
         uint32_t c, w0, g, buckets;
         uint32_t *keys, *vals;
+        msm_low_windows low; /* msm_make_low_windows(c, w0) */
 
         CUZK_HD void operator()(uint64_t i) const {
                 const fr_dev k = load_wide(&canonical[i]);
                 const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
-                uint32_t carry = 0;
+                uint32_t carry = w0 ? msm_carry_into(k, low) : 0;
 
-                for (uint32_t w = 0; w < w0 + g; w++) {
+                for (uint32_t w = w0; w < w0 + g; w++) {
                         const uint32_t raw = k.bits(w * c, c) + carry;
                         /* raw in [0, 2^c]: above half, borrow from the next window */
                         const bool negative = raw > half;
                         const uint32_t magnitude = negative ? (1u << c) - raw : raw;
                         carry = negative ? 1 : 0;
-                        if (w < w0)
-                                continue;
                         const uint64_t at = (uint64_t)(w - w0) * n + i;
                         keys[at] = magnitude ? (w - w0) * buckets + magnitude - 1 : sentinel;
                         vals[at] = (uint32_t)i | (negative ? MSM_NEGATE_BIT : 0);
@@ -471,7 +503,8 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                 const uint64_t total = (uint64_t)g * n;
 
                 MSM_TRY(be.launch(msm_step_digits{buf.canonical, n, cfg.c, w0, g, cfg.buckets,
-                                                  buf.keys, buf.vals},
+                                                  buf.keys, buf.vals,
+                                                  msm_make_low_windows(cfg.c, w0)},
                                   n));
                 MSM_TRY(be.sort(buf.keys, buf.keys_alt, buf.vals, buf.vals_alt, total, sort_bits));
                 MSM_TRY(be.zero(buf.start, nb * sizeof(uint32_t)));
