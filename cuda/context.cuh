@@ -105,18 +105,10 @@ int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cu
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);
 
-/* Blocks per SM a step asks the compiler to fit (a register cap): its
- * min_blocks where it has one, else 1 (no cap beyond the block size). */
-template <class Step, class = void> struct step_min_blocks { static constexpr unsigned value = 1; };
-template <class Step> struct step_min_blocks<Step, decltype((void)Step::min_blocks)> {
-        static constexpr unsigned value = Step::min_blocks;
-};
-
 /* Runs step(i) for i < count, one thread each, on the context's stream.
  * Step::block_threads sets the block size (a register budget). */
 template <class Step>
-__global__ void __launch_bounds__(Step::block_threads, step_min_blocks<Step>::value)
-        gpu_step_kernel(Step step, uint64_t count) {
+__global__ void __launch_bounds__(Step::block_threads) gpu_step_kernel(Step step, uint64_t count) {
         const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         if (i < count)
                 step(i);

@@ -101,13 +101,6 @@ static bool msm_called_mul(void) {
         return !(e && strcmp(e, "0") == 0);
 }
 
-/* CUZK_MSM_OCCUPANCY=4: level 0 with its registers capped for 16 warps
- * per SM (msm_step_accumulate_capped), for comparison runs. */
-static bool msm_capped(void) {
-        const char *e = getenv("CUZK_MSM_OCCUPANCY");
-        return e && strcmp(e, "4") == 0;
-}
-
 /* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
  * c side by side (bench-cuda); unset, msm_make_config chooses. */
 static void msm_window_bits_override(msm_config *cfg) {
@@ -286,7 +279,6 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         msm_config cfg = msm_make_config(n, batches);
         cfg.called_mul = msm_called_mul();
-        cfg.capped = msm_capped();
         msm_window_bits_override(&cfg);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));

@@ -55,7 +55,6 @@ struct msm_config {
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
         uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
         bool called_mul;    /* level 0 multiplies through mul_called */
-        bool capped;        /* level 0 as msm_step_accumulate_capped */
 };
 
 inline unsigned msm_log2_ceil(uint64_t x) {
@@ -315,14 +314,6 @@ template <class Curve, class Mul = mul_called> struct msm_step_accumulate : msm_
         }
 };
 
-/* Level 0 with the registers capped so that four blocks (16 warps) fit an
- * SM instead of three (168 registers): more warps to hide each product's
- * latency, at the price of spills. CUZK_MSM_OCCUPANCY=4 picks it, to be
- * measured against the default. */
-template <class Curve> struct msm_step_accumulate_capped : msm_step_accumulate<Curve> {
-        static constexpr unsigned min_blocks = 4;
-};
-
 /* After the last level every bucket has at most one item: it becomes the
  * bucket's sum, or is added to it (the batches after the first). */
 template <class Curve> struct msm_step_gather {
@@ -536,8 +527,6 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                         if (level == 0 && !cfg.called_mul)
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_inlined>{lv},
                                                   segments));
-                        else if (level == 0 && cfg.capped)
-                                MSM_TRY(be.launch(msm_step_accumulate_capped<Curve>{lv}, segments));
                         else
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
 
