@@ -20,7 +20,7 @@
 #define RESIDENT_ROLES 4 /* a, b1, l, h */
 struct resident_key {
         const struct groth16_pk *pk;
-        void *d_arrays[RESIDENT_ROLES]; /* the distinct copies, freed on unregister */
+        void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */
         gpu_pk_points_t points;
 };
 
@@ -149,27 +149,39 @@ int gpu_prover_numa_node(const gpu_prover_t *prover) {
  * 2 MiB up, big_alloc gives every array pages of its own. */
 #define PIN_MIN_BYTES ((size_t)2 << 20)
 
+/* One array may serve several roles (the timing-only SRS of
+ * bench-gpu-prove shares one G1 array among A, B_G1, L and H): owner[i] is
+ * the first role with role i's array, which takes the largest size of its
+ * roles; the other roles' sizes become 0, so that the array is pinned or
+ * copied once. */
+static void share_roles(const void *const ptr[], size_t bytes[], size_t owner[], size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                owner[i] = i;
+                for (size_t j = 0; j < i; j++)
+                        if (ptr[j] == ptr[i]) {
+                                owner[i] = owner[j];
+                                if (bytes[i] > bytes[owner[i]])
+                                        bytes[owner[i]] = bytes[i];
+                                bytes[i] = 0;
+                                break;
+                        }
+        }
+}
+
 /* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
 static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
         const size_t n_private = pk->n_vars - pk->n_public - 1;
+        size_t owner[5];
         ptr[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
         ptr[1] = pk->b1, bytes[1] = groth16_pk_b_points(pk) * sizeof(g1_affine_t);
         ptr[2] = pk->l, bytes[2] = n_private * sizeof(g1_affine_t);
         ptr[3] = pk->h,
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
         ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
-        for (size_t i = 0; i < 5; i++) {
+        share_roles(ptr, bytes, owner, 5);
+        for (size_t i = 0; i < 5; i++)
                 if (bytes[i] < PIN_MIN_BYTES)
                         bytes[i] = 0;
-                /* One array may serve several roles (the timing-only SRS of
-                 * bench-gpu-prove): pinned once, by its longest role. */
-                for (size_t j = 0; j < i; j++)
-                        if (bytes[i] && ptr[j] == ptr[i]) {
-                                if (bytes[i] > bytes[j])
-                                        bytes[j] = bytes[i];
-                                bytes[i] = 0;
-                        }
-        }
         return 5;
 }
 
@@ -190,17 +202,15 @@ static uint64_t partition_device_bytes(const struct groth16_pk *pk) {
  */
 static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         const char *env = getenv("CUZK_GPU_RESIDENT_SRS");
-        const g1_affine_t *host[RESIDENT_ROLES] = {pk->a, pk->b1, pk->l, pk->h};
+        const void *host[RESIDENT_ROLES] = {pk->a, pk->b1, pk->l, pk->h};
         size_t bytes[RESIDENT_ROLES] = {groth16_pk_a_points(pk) * sizeof(g1_affine_t),
                                         groth16_pk_b_points(pk) * sizeof(g1_affine_t),
                                         (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t),
                                         groth16_h_bases(pk->h_convention, pk->log_domain_size) *
                                                 sizeof(g1_affine_t)};
-        const g1_affine_t **roles[RESIDENT_ROLES];
+        size_t owner[RESIDENT_ROLES], free_bytes, total_bytes;
         struct resident_key *k = NULL;
-        size_t free_bytes, total_bytes, distinct = 0;
         uint64_t need = 0;
-        int owner[RESIDENT_ROLES];
 
         if (env && !strcmp(env, "0"))
                 return;
@@ -209,20 +219,9 @@ static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
                         k = &prover->resident[i];
         if (!k)
                 return;
-        /* An array that serves several roles is copied once, at its longest. */
-        for (size_t i = 0; i < RESIDENT_ROLES; i++) {
-                owner[i] = (int)i;
-                for (size_t j = 0; j < i; j++)
-                        if (host[j] == host[i] && owner[j] == (int)j) {
-                                owner[i] = (int)j;
-                                if (bytes[i] > bytes[j])
-                                        bytes[j] = bytes[i];
-                                break;
-                        }
-        }
+        share_roles(host, bytes, owner, RESIDENT_ROLES);
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
-                if (owner[i] == (int)i)
-                        need += bytes[i];
+                need += bytes[i];
         if (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0)
                 return;
         if (free_bytes < need + partition_device_bytes(pk)) {
@@ -233,26 +232,22 @@ static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
                 return;
         }
         for (size_t i = 0; i < RESIDENT_ROLES; i++) {
-                if (owner[i] != (int)i || !bytes[i])
+                if (!bytes[i])
                         continue;
-                if (gpu_alloc(prover->ctx, &k->d_arrays[distinct], bytes[i]) < 0 ||
-                    gpu_copy_to_device(prover->ctx, k->d_arrays[distinct], host[i], bytes[i]) < 0) {
+                if (gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]) < 0 ||
+                    gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i], bytes[i]) < 0) {
                         log_warning("SRS stays in host memory: copying %zu bytes to the GPU "
                                     "failed: %s",
                                     bytes[i], gpu_context_last_error(prover->ctx));
                         resident_key_free(prover, k);
                         return;
                 }
-                distinct++;
         }
-        roles[0] = &k->points.a, roles[1] = &k->points.b1, roles[2] = &k->points.l,
-        roles[3] = &k->points.h;
-        for (size_t i = 0, d = 0; i < RESIDENT_ROLES; i++) {
-                if (owner[i] == (int)i && bytes[i])
-                        *roles[i] = k->d_arrays[d++];
-                else if (owner[i] != (int)i)
-                        *roles[i] = *roles[owner[i]];
-        }
+        /* A role of no points keeps NULL: its MSM reads nothing. */
+        k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[0]],
+                                      .b1 = k->d_arrays[owner[1]],
+                                      .l = k->d_arrays[owner[2]],
+                                      .h = k->d_arrays[owner[3]]};
         k->pk = pk;
         log_info("SRS resident on the GPU: %.1f GiB of G1 bases", (double)need / (1u << 30));
 }
