@@ -32,3 +32,26 @@ int pce_groth16_setup(const struct pce *pce, const struct groth16_toxic_waste *t
         };
         return groth16_setup(&circuit, tw, options, ret);
 }
+
+int pce_params_densities(const struct pce *pce, const struct bellperson_params *p,
+                         struct wire_density **ret_a, struct wire_density **ret_b) {
+        uint64_t wires;
+        int r;
+
+        assert(pce && p && ret_a && ret_b);
+        wires = bellperson_params_wires(p);
+
+        *ret_a = *ret_b = NULL;
+        if (bellperson_params_point_per_wire(p))
+                return 0;
+        if (wires != pce->n_cols)
+                return -EINVAL;
+        if (p->n_a != wires && (r = pce_wire_density(pce, PCE_A, ret_a)) < 0)
+                return r;
+        if ((p->n_b_g1 != wires || p->n_b_g2 != wires) &&
+            (r = pce_wire_density(pce, PCE_B, ret_b)) < 0) {
+                *ret_a = wire_density_free(*ret_a);
+                return r;
+        }
+        return 0;
+}

@@ -172,7 +172,7 @@ static int info_bellperson_params(const char *path) {
         if (r < 0)
                 return cli_exit_for_error(r);
         n_public = p->vk->vk.n_public;
-        wires = (uint64_t)n_public + 1 + p->n_l;
+        wires = bellperson_params_wires(p);
         domain_size = (uint64_t)p->n_h + 1;
 
         printf("type: bellperson Groth16 parameters (.params)\nprotocol: groth16\ncurve: "
@@ -189,7 +189,7 @@ static int info_bellperson_params(const char *path) {
         printf("points: h %u, l %u, a %u, b_g1 %u, b_g2 %u, ic %u\n", p->n_h, p->n_l, p->n_a,
                p->n_b_g1, p->n_b_g2, n_public + 1);
         printf("points_per_wire: %s\n",
-               p->n_a == wires && p->n_b_g1 == wires && p->n_b_g2 == wires
+               bellperson_params_point_per_wire(p)
                        ? "one (cuzk setup)"
                        : "fewer (bellperson layout: the points at infinity left out)");
         printf("expected_bytes: %" PRIu64 "\n",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "circuits/pce-file.h"
+#include "circuits/pce-setup.h"
 #include "cli.h"
 #include "common/cleanup.h"
 #include "formats/bellperson_params.h"
@@ -139,28 +140,18 @@ static int write_outputs(const struct prove_args *args, const struct groth16_pro
         return 0;
 }
 
-/* The circuit's A and B densities where the file holds fewer points than
- * wires (bellperson's layout); NULL where it holds one per wire. */
+/* The circuit's A and B densities where the file is in bellperson's
+ * layout (pce_params_densities), with the message for a foreign key. */
 static int key_densities(const struct prove_args *args, const struct pce *pce,
                          const struct bellperson_params *params, struct wire_density **ret_a,
                          struct wire_density **ret_b) {
-        const uint64_t wires = (uint64_t)params->vk->vk.n_public + 1 + params->n_l;
-        const bool packed_a = params->n_a != wires,
-                   packed_b = params->n_b_g1 != wires || params->n_b_g2 != wires;
-        int r;
+        int r = pce_params_densities(pce, params, ret_a, ret_b);
 
-        if (!packed_a && !packed_b)
-                return 0;
-        if (wires != pce->n_cols) {
+        if (r == -EINVAL)
                 fprintf(stderr, "%s: %" PRIu64 " wires; %s has %" PRIu32 " wires: not its key\n",
-                        args->params_path, wires, args->pce_path, pce->n_cols);
-                return -EINVAL;
-        }
-        if (packed_a && (r = pce_wire_density(pce, PCE_A, ret_a)) < 0)
-                return r;
-        if (packed_b && (r = pce_wire_density(pce, PCE_B, ret_b)) < 0)
-                return r;
-        return 0;
+                        args->params_path, bellperson_params_wires(params), args->pce_path,
+                        pce->n_cols);
+        return r;
 }
 
 /* Predicted and measured partition bytes (measured 0 where the kernel

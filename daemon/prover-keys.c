@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,7 +13,7 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "circuits/pce-file.h"
-#include "circuits/pce.h"
+#include "circuits/pce-setup.h"
 #include "common/log.h"
 #include "formats/bellperson_params.h"
 #include "formats/zkey.h"
@@ -103,11 +104,9 @@ static uint64_t lock_key(struct prover_keys *keys, const char *path, const struc
  * the circuit the task names (loaded for this and let go). */
 static int load_densities(const char *path, const char *circuit_path, struct key_entry *e) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
-        const struct bellperson_params *p = e->params;
-        const uint64_t n_vars = (uint64_t)p->vk->vk.n_public + 1 + p->n_l;
         int r;
 
-        if (p->n_a == n_vars && p->n_b_g1 == n_vars && p->n_b_g2 == n_vars)
+        if (bellperson_params_point_per_wire(e->params))
                 return 0;
         if (!circuit_path)
                 return log_error_errno(EOPNOTSUPP,
@@ -118,16 +117,13 @@ static int load_densities(const char *path, const char *circuit_path, struct key
         r = pce_load(circuit_path, &pce);
         if (r < 0)
                 return r;
-        if (p->n_a != n_vars) {
-                r = pce_wire_density(pce, PCE_A, &e->a_density);
-                if (r < 0)
-                        return log_error_errno(r, "%s: A's density: %m", circuit_path);
-        }
-        if (p->n_b_g1 != n_vars || p->n_b_g2 != n_vars) {
-                r = pce_wire_density(pce, PCE_B, &e->b_density);
-                if (r < 0)
-                        return log_error_errno(r, "%s: B's density: %m", circuit_path);
-        }
+        r = pce_params_densities(pce, e->params, &e->a_density, &e->b_density);
+        if (r == -EINVAL)
+                return log_error_errno(
+                        r, "%s: %" PRIu64 " wires; %s has %" PRIu32 " wires: not its key", path,
+                        bellperson_params_wires(e->params), circuit_path, pce->n_cols);
+        if (r < 0)
+                return log_error_errno(r, "%s: densities: %m", circuit_path);
         return 0;
 }
 

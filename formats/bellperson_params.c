@@ -234,7 +234,7 @@ int bellperson_params_to_pk(const struct bellperson_params *p, const struct wire
         assert(ret);
 
         n_public = p->vk->vk.n_public;
-        n_vars = n_public + 1 + p->n_l;
+        n_vars = bellperson_params_wires(p);
         if ((r = check_wire_points(p, "a", p->n_a, n_vars, a_density, "A")) < 0 ||
             (r = check_wire_points(p, "b_g1", p->n_b_g1, n_vars, b_density, "B")) < 0 ||
             (r = check_wire_points(p, "b_g2", p->n_b_g2, n_vars, b_density, "B")) < 0)

@@ -54,6 +54,18 @@ struct bellperson_params {
         g2_affine_t *b_g2;
 };
 
+/* The wires of the key: the constant, the public inputs, the private wires. */
+static inline uint64_t bellperson_params_wires(const struct bellperson_params *p) {
+        return (uint64_t)p->vk->vk.n_public + 1 + p->n_l;
+}
+
+/* Whether a, b_g1 and b_g2 hold a point per wire (cuzk's files), not
+ * bellperson's layout (the A and B wires only). */
+static inline bool bellperson_params_point_per_wire(const struct bellperson_params *p) {
+        const uint64_t wires = bellperson_params_wires(p);
+        return p->n_a == wires && p->n_b_g1 == wires && p->n_b_g2 == wires;
+}
+
 /* Bytes of a file with these counts (the vk holds n_public + 1 IC points);
  * a timing-only file has BELLPERSON_TIMING_ONLY_MARKER_BYTES more. */
 uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
