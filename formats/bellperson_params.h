@@ -25,8 +25,8 @@
  * writer, `cuzk setup`) instead store exactly one point per wire in a,
  * b_g1 and b_g2, infinity included, so that a prover needs no densities.
  * The reader accepts both. bellperson_params_to_pk() takes the former with
- * the circuit's densities (zk/density.h: wire_density_from_columns of its A
- * and B matrices) and refuses them without (-EOPNOTSUPP). A key with
+ * the circuit's densities (zk/density.h; pce_params_densities gives them
+ * for a PCE) and refuses them without (-EOPNOTSUPP). A key with
  * densities is written in bellperson's layout, which bellperson reads;
  * files written here with points at infinity cannot be read back by it.
  *

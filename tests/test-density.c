@@ -2,8 +2,8 @@
 /*
  * Wire densities and keys in bellperson's layout (zk/density.h,
  * zk/groth16_pack.h, formats/bellperson_params.h):
- *   - a density from a matrix's columns sets exactly the wires whose key
- *     points are not infinity; the index of a wire and the gathered scalars
+ *   - a circuit's density (its PCE's columns) sets exactly the wires whose
+ *     key points are not infinity; the index of a wire and the gathered scalars
  *     match a plain count, with and without a partial last word;
  *   - a packed key (A, B_G1, B_G2 for the density's wires only) gives the
  *     same A, B_G1, L, H and B_G2 sums as the key with a point per wire,
@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "circuits/pce.h"
 #include "common/log.h"
 #include "formats/bellperson_params.h"
 #include "tests/test-setup-circuit.h"
@@ -36,6 +37,17 @@ static const uint8_t seed[] = "test-density";
 
 static void keys_for(const struct test_circuit *tc, struct groth16_keys **ret) {
         test_circuit_keys(tc, seed, sizeof(seed), ret);
+}
+
+/* The circuit's A and B densities, as the prover takes them: from its PCE. */
+static void circuit_densities(const struct test_circuit *tc, struct wire_density **a,
+                              struct wire_density **b) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+
+        assert_int_equal(pce_from_sparse(&tc->a, &tc->b, &tc->c, (uint32_t)tc->n_public, 0, &pce),
+                         0);
+        assert_int_equal(pce_wire_density(pce, PCE_A, a), 0);
+        assert_int_equal(pce_wire_density(pce, PCE_B, b), 0);
 }
 
 static void random_scalars(fr_t *s, size_t n, uint64_t x) {
@@ -101,8 +113,7 @@ static void test_packed_key_proves(void **state) {
         (void)state;
         test_circuit_make(&tc, 10, 2, 7);
         keys_for(&tc, &k);
-        assert_int_equal(wire_density_from_columns(&a, &tc.a, tc.n_vars), 0);
-        assert_int_equal(wire_density_from_columns(&b, &tc.b, tc.n_vars), 0);
+        circuit_densities(&tc, &a, &b);
         expect_density_matches_key(a, b, &k->pk);
         /* B holds a fraction of the wires: the layout matters */
         assert_true(b->count < tc.n_vars / 2);
@@ -158,8 +169,7 @@ static void test_params_file(void **state) {
         (void)state;
         test_circuit_make(&tc, 9, 3, 11);
         keys_for(&tc, &k);
-        assert_int_equal(wire_density_from_columns(&a, &tc.a, tc.n_vars), 0);
-        assert_int_equal(wire_density_from_columns(&b, &tc.b, tc.n_vars), 0);
+        circuit_densities(&tc, &a, &b);
         assert_int_equal(groth16_pk_pack(&k->pk, a, b, &arrays, &packed), 0);
         snprintf(path, sizeof(path), "%s/packed.params", tmpdir);
         assert_int_equal(bellperson_params_save(path, &packed, &k->vk), 0);
@@ -208,9 +218,8 @@ static void test_pack_refuses_foreign_density(void **state) {
         (void)state;
         test_circuit_make(&tc, 9, 2, 5);
         keys_for(&tc, &k);
-        assert_int_equal(wire_density_from_columns(&a, &tc.a, tc.n_vars), 0);
+        circuit_densities(&tc, &a, &b);
         /* B's density for A leaves out wires whose A point is not infinity */
-        assert_int_equal(wire_density_from_columns(&b, &tc.b, tc.n_vars), 0);
         assert_int_equal(groth16_pk_pack(&k->pk, b, b, &arrays, &pk), -EINVAL);
         assert_null(arrays.a);
         test_circuit_free(&tc);

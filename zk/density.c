@@ -43,10 +43,10 @@ struct wire_density *wire_density_free(struct wire_density *d) {
 }
 
 void wire_density_seal(struct wire_density *d) {
-        const size_t words = words_for(d->n_wires);
-        size_t count = 0;
+        size_t words, count = 0;
 
         assert(d);
+        words = words_for(d->n_wires);
         /* Bits past n_wires would count points that no wire owns. */
         if (d->n_wires % 64)
                 d->bits[words - 1] &= ((uint64_t)1 << (d->n_wires % 64)) - 1;
@@ -55,35 +55,6 @@ void wire_density_seal(struct wire_density *d) {
                 count += (size_t)__builtin_popcountll(d->bits[j]);
         }
         d->count = count;
-}
-
-int wire_density_from_columns(struct wire_density **ret, const struct sparse_matrix *m,
-                              size_t n_wires) {
-        _cleanup_(wire_density_freep) struct wire_density *d = NULL;
-        int r;
-
-        assert(ret);
-        assert(m);
-
-        if (m->n_cols > n_wires)
-                return -EINVAL;
-        r = wire_density_new(&d, n_wires);
-        if (r < 0)
-                return r;
-        uint64_t *bits = d->bits;
-#pragma omp parallel for schedule(dynamic, 4096)
-        for (int64_t row = 0; row < (int64_t)m->n_rows; row++)
-                for (uint64_t t = m->row_start[row]; t < m->row_start[row + 1]; t++) {
-                        const uint32_t col = m->col[t];
-                        const uint64_t bit = (uint64_t)1 << (col % 64);
-                        /* Most wires appear in many rows: read before the atomic write. */
-                        if (!(__atomic_load_n(&bits[col / 64], __ATOMIC_RELAXED) & bit) &&
-                            !fr_is_zero(&m->coeff[t]))
-                                __atomic_fetch_or(&bits[col / 64], bit, __ATOMIC_RELAXED);
-                }
-        wire_density_seal(d);
-        *ret = TAKE_PTR(d);
-        return 0;
 }
 
 void wire_density_gather(const struct wire_density *d, const fr_t *w, fr_t *out) {

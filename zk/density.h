@@ -19,7 +19,6 @@
 #include <stdint.h>
 
 #include "fr.h"
-#include "sparse.h"
 
 struct wire_density {
         size_t n_wires;
@@ -51,12 +50,6 @@ static inline size_t wire_density_index(const struct wire_density *d, size_t wir
 
 /* Counts the set bits (count and rank); call after the last set. */
 void wire_density_seal(struct wire_density *d);
-
-/* The wires (columns) of m with a nonzero coefficient: the wires whose
- * polynomial is not zero, which bellperson's generator keeps points for.
- * -EINVAL when m has more columns than n_wires, -ENOMEM. */
-int wire_density_from_columns(struct wire_density **ret, const struct sparse_matrix *m,
-                              size_t n_wires);
 
 /*
  * The points of the set wires of `points` (one per wire, `size` bytes each)
