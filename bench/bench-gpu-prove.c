@@ -8,13 +8,18 @@
  * SupraSeal's benchmark have it: A, B_G1 and B_G2 hold points for the
  * wires A (B) uses only, matched by the circuit's densities (random
  * points: one G1 array shared by A, B_G1, L and H, which the timing cannot
- * tell apart, and one G2 array), pinned with cudaHostRegister. Then four
- * partitions:
- *   1  B_G2 tail forced on the CPU,  2  forced on the GPU,
- *   3, 4  AUTO, in the pipelined order start 3, start 4, finish 3, finish 4
- * (3's tail overlaps 4's GPU stage when it runs on the CPU).
- * Prints a markdown table: GPU stage, tail and where, overlap, and the
- * partition's wall time from prove_start to its proof.
+ * tell apart, and one G2 array), pinned with cudaHostRegister. Then six
+ * partitions of one AUTO prover:
+ *   1, 2  one at a time: the first tail runs on the CPU, the second on the
+ *         GPU (AUTO tries each place once);
+ *   3..8  pipelined as the daemon runs them: each start before the
+ *         previous partition's finish, so that with two lanes (cuda/
+ *         gpu-prove.h) one partition's copies and transforms overlap the
+ *         previous one's MSMs.
+ * Prints a markdown table: GPU stage (timed on the GPU's stream), tail and
+ * where, overlap, the partition's wall time from prove_start to its proof,
+ * and for 3..8 the time per partition: over all six, and steady (from
+ * 3's proof to 8's, five proofs, past the second lane's first use).
  * Usage: bench-gpu-prove [log_domain ...]   (default 24 26)
  */
 #include <errno.h>
@@ -48,6 +53,9 @@ static void *big_alloc(size_t bytes) {
         return p == MAP_FAILED ? NULL : p;
 }
 
+/* 2 one at a time, then 6 pipelined. */
+#define PARTITIONS 8
+
 struct partition_run {
         const char *label;
         gpu_prove_timings_t t;
@@ -80,12 +88,14 @@ static int bench_size(unsigned k) {
                 .seed = 1, .n_aux = SYNTHETIC_DEFAULT, .n_public = SYNTHETIC_DEFAULT};
         const size_t n = (size_t)1 << k;
         fr_t *abc[3] = {NULL};
-        gpu_prove_partial_t *partial[4] = {NULL};
-        struct partition_run runs[4] = {{"1: auto, first (CPU tail)", {0}, 0},
-                                        {"2: auto, second (GPU tail)", {0}, 0},
-                                        {"3: auto, pipelined", {0}, 0},
-                                        {"4: auto, pipelined", {0}, 0}};
-        double start[4], t0;
+        gpu_prove_partial_t *partial[PARTITIONS] = {NULL};
+        struct partition_run runs[PARTITIONS] = {{"1: auto, first (CPU tail)", {0}, 0},
+                                                 {"2: auto, second (GPU tail)", {0}, 0},
+                                                 {"3: pipelined", {0}, 0},
+                                                 {"4: pipelined", {0}, 0},
+                                                 {"5: pipelined", {0}, 0},
+                                                 {"6: pipelined", {0}, 0}};
+        double start[PARTITIONS], t0;
         gpu_prover_t *prover = NULL;
         struct groth16_proof proof;
         int r;
@@ -172,34 +182,44 @@ static int bench_size(unsigned k) {
                 if (r >= 0)
                         print_row(k, &runs[p]);
         }
-        /* 3 and 4 pipelined: 3's tail overlaps 4's GPU stage when it runs
-         * on the CPU; each wall time runs from its start to its proof. */
-        if (r >= 0) {
-                start[2] = now_sec();
-                r = gpu_prove_start(prover, &pk, w, abc[0], abc[1], abc[2], &partial[2]);
-        }
-        if (r >= 0) {
-                start[3] = now_sec();
-                r = gpu_prove_start(prover, &pk, w, abc[0], abc[1], abc[2], &partial[3]);
+        /* 3..8 pipelined: start p, then finish p - 1 (its GPU work overlaps
+         * p's copies and transforms on another lane, and a CPU tail p's GPU
+         * stage); each wall time runs from its start to its proof. */
+        const double first = now_sec();
+        int started = 2, finished = 2;
+        for (int p = 2; p < PARTITIONS && r >= 0; p++) {
+                start[p] = now_sec();
+                r = gpu_prove_start(prover, &pk, w, abc[0], abc[1], abc[2], &partial[p]);
                 if (r < 0)
-                        gpu_prove_partial_free(partial[2]);
+                        break;
+                started++;
+                if (p > 2) {
+                        r = gpu_prove_finish(prover, partial[p - 1], &proof, &runs[p - 1].t);
+                        runs[p - 1].wall = now_sec() - start[p - 1];
+                        finished++;
+                }
         }
         if (r >= 0) {
-                r = gpu_prove_finish(prover, partial[2], &proof, &runs[2].t);
-                runs[2].wall = now_sec() - start[2];
-                const int r4 = gpu_prove_finish(prover, partial[3], &proof, &runs[3].t);
-                runs[3].wall = now_sec() - start[3];
-                r = r < 0 ? r : r4;
+                r = gpu_prove_finish(prover, partial[PARTITIONS - 1], &proof,
+                                     &runs[PARTITIONS - 1].t);
+                runs[PARTITIONS - 1].wall = now_sec() - start[PARTITIONS - 1];
+                finished++;
         }
+        const double last = now_sec(), first_proof = start[2] + runs[2].wall;
+        for (int p = finished; p < started; p++)
+                gpu_prove_partial_free(partial[p]);
         if (r >= 0) {
-                const double pair = now_sec() - start[2];
-                char ratio[32];
-                ratio_text(ratio, sizeof(ratio), k, pair / 2);
-                print_row(k, &runs[2]);
-                print_row(k, &runs[3]);
-                printf("| 2^%u | 3 and 4 | | | | | %.3f s for both | %.3f s per partition "
-                       "(%s) |\n",
-                       k, pair, pair / 2, ratio);
+                const double all = last - first, per = all / (PARTITIONS - 2);
+                const double steady = (last - first_proof) / (PARTITIONS - 3);
+                char ratio[32], steady_ratio[32];
+                ratio_text(ratio, sizeof(ratio), k, per);
+                ratio_text(steady_ratio, sizeof(steady_ratio), k, steady);
+                for (int p = 2; p < PARTITIONS; p++)
+                        print_row(k, &runs[p]);
+                printf("| 2^%u | 3 to %d, %u lanes | | | | | %.3f s for %d | %.3f s per "
+                       "partition (%s); steady %.3f s (%s) |\n",
+                       k, PARTITIONS, gpu_prover_lanes(prover), all, PARTITIONS - 2, per, ratio,
+                       steady, steady_ratio);
         }
 
         gpu_prover_unregister_pk(prover, &pk);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <initializer_list>
+
 #include "cuda/context.cuh"
 #include "cuda/memory.cuh"
 
@@ -54,13 +56,16 @@ int gpu_enter(gpu_context_t *ctx) {
         return 0;
 }
 
-/* Events only order work: no timing. */
+/* Events only order work (no timing), except the stage's two. */
 static int create_streams(gpu_context_t *ctx) {
         GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
         GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking));
         for (cudaEvent_t &e : ctx->input_ready)
                 GPU_TRY(ctx, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->stream_done, cudaEventDisableTiming));
+        GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->copies_done, cudaEventDisableTiming));
+        GPU_TRY(ctx, cudaEventCreate(&ctx->stage_begin));
+        GPU_TRY(ctx, cudaEventCreate(&ctx->stage_end));
         return 0;
 }
 
@@ -136,6 +141,11 @@ void gpu_context_free(gpu_context_t *ctx) {
         }
         if (ctx->stream_done)
                 (void)cudaEventDestroy(ctx->stream_done);
+        for (cudaEvent_t e : {ctx->copies_done, ctx->stage_begin, ctx->stage_end})
+                if (e)
+                        (void)cudaEventDestroy(e);
+        if (ctx->pending_sums)
+                (void)cudaFreeHost(ctx->pending_sums);
         if (ctx->copy_stream)
                 (void)cudaStreamDestroy(ctx->copy_stream);
         if (ctx->stream)
@@ -175,6 +185,12 @@ int gpu_synchronize(gpu_context_t *ctx) {
 int gpu_copies_after_kernels(gpu_context_t *ctx) {
         GPU_TRY(ctx, cudaEventRecord(ctx->stream_done, ctx->stream));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->copy_stream, ctx->stream_done, 0));
+        return 0;
+}
+
+int gpu_kernels_after_copies(gpu_context_t *ctx) {
+        GPU_TRY(ctx, cudaEventRecord(ctx->copies_done, ctx->copy_stream));
+        GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->copies_done, 0));
         return 0;
 }
 

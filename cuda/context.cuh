@@ -49,12 +49,23 @@ enum gpu_slot {
 #define GPU_STAGES 4
 #define GPU_STAGE_BYTES ((size_t)32 << 20)
 
+/* G1 MSMs queued without waiting (gpu_groth16_msm_g1_queue): each one's
+ * window sums come back into pinned memory, and gpu_groth16_collect
+ * combines them once the stream is done. */
+#define GPU_PENDING_MAX 4
+#define GPU_WINDOWS_MAX (256 / 4 + 1) /* windows of the narrowest (c = 4) MSM */
+struct gpu_pending_msm {
+        g1_jac_t *r;
+        uint32_t windows, c;
+};
+
 struct gpu_context {
         int device;
         cudaStream_t stream;      /* all kernels, in order */
         cudaStream_t copy_stream; /* host-to-device copies that overlap them */
         cudaEvent_t input_ready[GPU_MSM_MAX_BATCHES];
         cudaEvent_t stream_done; /* lets the copy stream wait for earlier kernels */
+        cudaEvent_t copies_done; /* lets the kernels wait for earlier copies */
         size_t msm_batch_points; /* 0: the default */
         gpu_device_info_t info;
         char last_error[512];
@@ -67,6 +78,13 @@ struct gpu_context {
         } slots[GPU_SLOT_MAX_];
         void *stage[GPU_STAGES];            /* pinned, allocated on first use */
         cudaEvent_t stage_free[GPU_STAGES]; /* the last copy out of stage[k] is done */
+        struct gpu_pending_msm pending[GPU_PENDING_MAX];
+        unsigned n_pending;
+        g1_xyzz_t *pending_sums; /* pinned, GPU_PENDING_MAX * GPU_WINDOWS_MAX */
+        /* The GPU stage of a partition, timed on the stream: from the first
+         * copy of gpu_groth16_h to the last queued MSM. */
+        cudaEvent_t stage_begin, stage_end;
+        bool stage_open;
 };
 
 /* Records and logs a failed CUDA call; returns the negative errno for it. */
@@ -91,6 +109,8 @@ int gpu_enter(gpu_context_t *ctx);
 /* Orders the copy stream after the kernels queued so far, which may still
  * read buffers its next copies overwrite. */
 int gpu_copies_after_kernels(gpu_context_t *ctx);
+/* Orders the kernels' stream after the copies queued so far. */
+int gpu_kernels_after_copies(gpu_context_t *ctx);
 /*
  * Host to device on `stream`, from memory that may be pageable (the
  * daemon's a, b, c and witness, the prover's gathered scalars). CUDA copies
@@ -101,6 +121,17 @@ int gpu_copies_after_kernels(gpu_context_t *ctx);
  * may then be reused.
  */
 int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cudaStream_t stream);
+
+/*
+ * r = sum k_i P_i over G1 (scalars on the device; points there, or d_points
+ * NULL and streamed from host `points`), queued on the stream: r is written
+ * by gpu_msm_collect. At most GPU_PENDING_MAX before a collect. With
+ * CUZK_MSM_PROFILE set it waits, as every profiled MSM does.
+ */
+int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
+                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n);
+/* Waits for the stream and writes every queued MSM's result. */
+int gpu_msm_collect(gpu_context_t *ctx);
 
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);

@@ -15,36 +15,70 @@
 #include "common/log.h"
 #include "zk/msm.h"
 
-/* A key whose G1 bases were copied to the device when it was registered. */
+/* A key whose G1 bases (and densities) were copied to the device when it
+ * was registered. */
 #define RESIDENT_KEYS_MAX 8
-#define RESIDENT_ROLES 4 /* a, b1, l, h */
+#define RESIDENT_ROLES 6 /* a, b1, l, h, then A's and B's density */
 struct resident_key {
         const struct groth16_pk *pk;
         void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */
         gpu_pk_points_t points;
 };
 
+/*
+ * A lane: one context (stream, scratch) that one partition's GPU stage
+ * holds from gpu_prove_start until it is collected, so that the next
+ * partition's copies and transforms overlap its MSMs on another lane.
+ */
+#define LANES_MAX 4
+#define LANES_DEFAULT 2
+struct lane {
+        gpu_context_t *ctx;        /* NULL until first used */
+        gpu_prove_partial_t *busy; /* the partial whose GPU work it holds */
+        unsigned log_domain;       /* the largest partition it has worked on */
+        size_t n_vars;
+};
+
 struct gpu_prover {
-        gpu_context_t *ctx;
+        gpu_context_t *ctx; /* pinning, resident copies, device queries */
+        int ordinal;
         struct resident_key resident[RESIDENT_KEYS_MAX];
         unsigned cpu_threads;
         gpu_g2_placement_t placement;
         int numa_node;
+        pthread_mutex_t lock;   /* lanes, partials' states, rates */
+        pthread_cond_t changed; /* a lane or a partial's state changed */
+        struct lane lanes[LANES_MAX];
+        unsigned max_lanes;
+        uint64_t started; /* partials started, for picking the oldest */
         /* Measured rates, ns per point (0: not measured yet). */
         double gpu_stage_ns_per_point; /* per domain point */
         double cpu_g2_ns_per_point, gpu_g2_ns_per_point;
 };
 
+/* A partial's GPU work: queued on its lane, being collected (by the thread
+ * that finishes it, or by a start that needs its lane), or collected. */
+enum partial_state {
+        PARTIAL_QUEUED,
+        PARTIAL_COLLECTING,
+        PARTIAL_COLLECTED,
+};
+
 struct gpu_prove_partial {
+        gpu_prover_t *prover;
         const struct groth16_pk *pk;
         const fr_t *w;
         struct groth16_msm_results msm;
+        struct lane *lane; /* while QUEUED or COLLECTING */
+        enum partial_state state;
+        uint64_t seq;
+        int gpu_result; /* the GPU stage's and, on the GPU, the tail's */
         bool g2_on_gpu;
         bool thread_started;
         pthread_t thread;
         int g2_result;
         unsigned cpu_threads;
-        uint64_t start_usec, gpu_done_usec, g2_begin_usec, g2_end_usec;
+        uint64_t start_usec, stage_usec, g2_begin_usec, g2_end_usec;
 };
 
 static uint64_t now_usec(void) {
@@ -69,6 +103,23 @@ static int device_numa_node(const char *pci_bus_id) {
         return node;
 }
 
+/* CUZK_GPU_LANES=1..4: partitions in flight on the GPU at most. */
+static unsigned lanes_wanted(void) {
+        const char *env = getenv("CUZK_GPU_LANES");
+        char *end;
+        unsigned long n;
+
+        if (!env || !*env)
+                return LANES_DEFAULT;
+        n = strtoul(env, &end, 10);
+        if (*end || n < 1 || n > LANES_MAX) {
+                log_warning("CUZK_GPU_LANES=%s ignored, expected 1 to %d; using %d", env, LANES_MAX,
+                            LANES_DEFAULT);
+                return LANES_DEFAULT;
+        }
+        return (unsigned)n;
+}
+
 int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
                    gpu_prover_t **ret) {
         _cleanup_free_ gpu_prover_t *p = NULL;
@@ -82,8 +133,18 @@ int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placeme
         r = gpu_context_new(&p->ctx, ordinal);
         if (r < 0)
                 return r;
+        p->ordinal = ordinal;
+        /* The first lane always exists: a start never waits for one that cannot. */
+        r = gpu_context_new(&p->lanes[0].ctx, ordinal);
+        if (r < 0) {
+                gpu_context_free(p->ctx);
+                return r;
+        }
         p->cpu_threads = cpu_threads;
         p->placement = placement;
+        p->max_lanes = lanes_wanted();
+        pthread_mutex_init(&p->lock, NULL);
+        pthread_cond_init(&p->changed, NULL);
         gpu_context_info(p->ctx, &info);
         p->numa_node = device_numa_node(info.pci_bus_id);
         if (p->numa_node >= 0 && numa_available() >= 0) {
@@ -95,8 +156,9 @@ int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placeme
                                 p->numa_node, info.pci_bus_id);
                 numa_set_preferred(p->numa_node);
         }
-        log_info("GPU prover on %s (%s, %.0f GiB), NUMA node %d", info.name, info.pci_bus_id,
-                 (double)info.memory_bytes / (1u << 30), p->numa_node);
+        log_info("GPU prover on %s (%s, %.0f GiB), NUMA node %d, up to %u partitions in flight",
+                 info.name, info.pci_bus_id, (double)info.memory_bytes / (1u << 30), p->numa_node,
+                 p->max_lanes);
         *ret = TAKE_PTR(p);
         return 0;
 }
@@ -113,8 +175,19 @@ void gpu_prover_free(gpu_prover_t *prover) {
         for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
                 if (prover->resident[i].pk)
                         resident_key_free(prover, &prover->resident[i]);
+        for (size_t i = 0; i < LANES_MAX; i++) {
+                assert(!prover->lanes[i].busy);
+                gpu_context_free(prover->lanes[i].ctx);
+        }
         gpu_context_free(prover->ctx);
+        pthread_cond_destroy(&prover->changed);
+        pthread_mutex_destroy(&prover->lock);
         free(prover);
+}
+
+unsigned gpu_prover_lanes(const gpu_prover_t *prover) {
+        assert(prover);
+        return prover->max_lanes;
 }
 
 const char *gpu_prover_device_name(const gpu_prover_t *prover) {
@@ -193,21 +266,35 @@ static uint64_t partition_device_bytes(const struct groth16_pk *pk) {
         return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)2 << 30);
 }
 
+/* The words then the ranks of a density, as density_gather_step reads them. */
+static size_t density_bytes(const struct wire_density *d) {
+        return d ? 2 * ((d->n_wires + 63) / 64) * sizeof(uint64_t) : 0;
+}
+
+static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
+        const size_t half = density_bytes(d) / 2;
+        int r = gpu_copy_to_device(prover->ctx, d_words, d->bits, half);
+        return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
+}
+
 /*
  * Copies pk's G1 bases (A, B_G1, L, H; an array serving several roles
- * once) into device memory when the card has room for them and a
- * partition, so that the MSMs read them there instead of over PCIe (at
- * 2^27, 41 GB a partition). Best effort: the key stays usable from host
- * memory otherwise. CUZK_GPU_RESIDENT_SRS=0 turns it off.
+ * once) and its densities into device memory when the card has room for
+ * them and a partition, so that the MSMs read them there instead of over
+ * PCIe (at 2^27, 41 GB a partition). Best effort: the key stays usable
+ * from host memory otherwise. CUZK_GPU_RESIDENT_SRS=0 turns it off.
  */
 static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         const char *env = getenv("CUZK_GPU_RESIDENT_SRS");
-        const void *host[RESIDENT_ROLES] = {pk->a, pk->b1, pk->l, pk->h};
+        const void *host[RESIDENT_ROLES] = {pk->a, pk->b1,        pk->l,
+                                            pk->h, pk->a_density, pk->b_density};
         size_t bytes[RESIDENT_ROLES] = {groth16_pk_a_points(pk) * sizeof(g1_affine_t),
                                         groth16_pk_b_points(pk) * sizeof(g1_affine_t),
                                         (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t),
                                         groth16_h_bases(pk->h_convention, pk->log_domain_size) *
-                                                sizeof(g1_affine_t)};
+                                                sizeof(g1_affine_t),
+                                        density_bytes(pk->a_density),
+                                        density_bytes(pk->b_density)};
         size_t owner[RESIDENT_ROLES], free_bytes, total_bytes;
         struct resident_key *k = NULL;
         uint64_t need = 0;
@@ -232,10 +319,15 @@ static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
                 return;
         }
         for (size_t i = 0; i < RESIDENT_ROLES; i++) {
+                int r;
                 if (!bytes[i])
                         continue;
-                if (gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]) < 0 ||
-                    gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i], bytes[i]) < 0) {
+                r = gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]);
+                if (r >= 0)
+                        r = i < 4 ? gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i],
+                                                       bytes[i])
+                                  : copy_density(prover, k->d_arrays[i], host[i]);
+                if (r < 0) {
                         log_warning("SRS stays in host memory: copying %zu bytes to the GPU "
                                     "failed: %s",
                                     bytes[i], gpu_context_last_error(prover->ctx));
@@ -247,9 +339,12 @@ static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[0]],
                                       .b1 = k->d_arrays[owner[1]],
                                       .l = k->d_arrays[owner[2]],
-                                      .h = k->d_arrays[owner[3]]};
+                                      .h = k->d_arrays[owner[3]],
+                                      .a_density = k->d_arrays[owner[4]],
+                                      .b_density = k->d_arrays[owner[5]]};
         k->pk = pk;
-        log_info("SRS resident on the GPU: %.1f GiB of G1 bases", (double)need / (1u << 30));
+        log_info("SRS resident on the GPU: %.1f GiB of G1 bases and densities",
+                 (double)need / (1u << 30));
 }
 
 static const gpu_pk_points_t *resident_points(const gpu_prover_t *prover,
@@ -323,18 +418,6 @@ static void *cpu_tail_thread(void *arg) {
         return NULL;
 }
 
-void gpu_prove_partial_free(gpu_prove_partial_t *partial) {
-        if (!partial)
-                return;
-        if (partial->thread_started)
-                (void)pthread_join(partial->thread, NULL);
-        free(partial);
-}
-
-static void gpu_prove_partial_freep(gpu_prove_partial_t **p) {
-        gpu_prove_partial_free(*p);
-}
-
 /* Exponential average: new figures count for half. */
 static void update_rate(double *rate, uint64_t usec, uint64_t points) {
         const double ns = points ? (double)usec * 1e3 / (double)points : 0;
@@ -342,7 +425,7 @@ static void update_rate(double *rate, uint64_t usec, uint64_t points) {
 }
 
 /* The B_G2 MSM on the GPU, over B's wires (gathered here with a density). */
-static int gpu_tail(gpu_prover_t *prover, gpu_prove_partial_t *p) {
+static int gpu_tail(gpu_prover_t *prover, gpu_context_t *ctx, gpu_prove_partial_t *p) {
         _cleanup_free_ fr_t *buf = NULL;
         const size_t n = groth16_pk_b_points(p->pk);
         const fr_t *scalars;
@@ -352,18 +435,151 @@ static int gpu_tail(gpu_prover_t *prover, gpu_prove_partial_t *p) {
         r = groth16_density_scalars(p->pk->b_density, p->w, &buf, &scalars);
         if (r < 0)
                 return log_error_errno(r, "Gathering B's %zu scalars: %m", n);
-        r = gpu_g2_msm_fr(prover->ctx, &p->msm.b2, p->pk->b2, scalars, n);
+        r = gpu_g2_msm_fr(ctx, &p->msm.b2, p->pk->b2, scalars, n);
         p->g2_end_usec = now_usec();
         if (r < 0)
                 return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s", n,
-                                       gpu_context_last_error(prover->ctx));
+                                       gpu_context_last_error(ctx));
+        pthread_mutex_lock(&prover->lock);
         update_rate(&prover->gpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec, n);
+        pthread_mutex_unlock(&prover->lock);
         return 0;
+}
+
+/*
+ * The GPU work of a partial this thread has marked COLLECTING: wait for
+ * its lane, write its MSM results and (with run_tail, when placed there)
+ * run its B_G2 tail on the same lane; then the lane is free again.
+ */
+static int collect_claimed(gpu_prover_t *prover, gpu_prove_partial_t *p, bool run_tail) {
+        struct lane *lane = p->lane;
+        const uint64_t domain = (uint64_t)1 << p->pk->log_domain_size;
+        double stage_ms = 0;
+        int r;
+
+        r = gpu_groth16_collect(lane->ctx, &stage_ms);
+        if (r < 0)
+                (void)log_error_errno(r, "GPU stage of a 2^%u partition failed: %s",
+                                      p->pk->log_domain_size, gpu_context_last_error(lane->ctx));
+        p->stage_usec = (uint64_t)(stage_ms * 1e3);
+        if (r >= 0) {
+                pthread_mutex_lock(&prover->lock);
+                update_rate(&prover->gpu_stage_ns_per_point, p->stage_usec, domain);
+                pthread_mutex_unlock(&prover->lock);
+        }
+        if (r >= 0 && run_tail && p->g2_on_gpu)
+                r = gpu_tail(prover, lane->ctx, p);
+
+        pthread_mutex_lock(&prover->lock);
+        p->gpu_result = r;
+        p->state = PARTIAL_COLLECTED;
+        lane->busy = NULL;
+        p->lane = NULL;
+        pthread_cond_broadcast(&prover->changed);
+        pthread_mutex_unlock(&prover->lock);
+        return r;
+}
+
+/* Collects p unless another thread is at it (then waits for that) or has
+ * done it; returns the GPU work's result. */
+static int collect(gpu_prover_t *prover, gpu_prove_partial_t *p, bool run_tail) {
+        pthread_mutex_lock(&prover->lock);
+        while (p->state == PARTIAL_COLLECTING)
+                pthread_cond_wait(&prover->changed, &prover->lock);
+        if (p->state == PARTIAL_COLLECTED) {
+                pthread_mutex_unlock(&prover->lock);
+                return p->gpu_result;
+        }
+        p->state = PARTIAL_COLLECTING;
+        pthread_mutex_unlock(&prover->lock);
+        return collect_claimed(prover, p, run_tail);
+}
+
+void gpu_prove_partial_free(gpu_prove_partial_t *partial) {
+        if (!partial)
+                return;
+        /* a partial still queued frees its lane (nothing if never queued) */
+        (void)collect(partial->prover, partial, false);
+        if (partial->thread_started)
+                (void)pthread_join(partial->thread, NULL);
+        free(partial);
+}
+
+static void gpu_prove_partial_freep(gpu_prove_partial_t **p) {
+        gpu_prove_partial_free(*p);
+}
+
+/* A free lane for pk's partition under prover->lock: one already sized for
+ * it, else the first lane (it grows as a lone context always did), else a
+ * new or larger one while the card's free memory holds a partition. */
+static struct lane *free_lane(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        for (unsigned i = 0; i < prover->max_lanes; i++) {
+                struct lane *l = &prover->lanes[i];
+                size_t free_bytes = 0, total_bytes;
+
+                if (l->busy)
+                        continue;
+                if (!(l->ctx && l->log_domain >= pk->log_domain_size && l->n_vars >= pk->n_vars) &&
+                    i > 0 &&
+                    (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0 ||
+                     free_bytes < partition_device_bytes(pk)))
+                        continue;
+                if (!l->ctx && gpu_context_new(&l->ctx, prover->ordinal) < 0)
+                        continue; /* logged; the open lanes still serve */
+                if (l->log_domain < pk->log_domain_size)
+                        l->log_domain = pk->log_domain_size;
+                if (l->n_vars < pk->n_vars)
+                        l->n_vars = pk->n_vars;
+                return l;
+        }
+        return NULL;
+}
+
+/* The oldest partial whose GPU work nobody collects yet, or NULL. */
+static gpu_prove_partial_t *oldest_queued(gpu_prover_t *prover) {
+        gpu_prove_partial_t *oldest = NULL;
+
+        for (unsigned i = 0; i < prover->max_lanes; i++) {
+                gpu_prove_partial_t *q = prover->lanes[i].busy;
+                if (q && q->state == PARTIAL_QUEUED && (!oldest || q->seq < oldest->seq))
+                        oldest = q;
+        }
+        return oldest;
+}
+
+/* Gives p a lane. With none free, this thread collects the oldest partial
+ * itself (its results wait in it for its finish), so that one thread may
+ * start any number of partials before finishing them. */
+static void acquire_lane(gpu_prover_t *prover, const struct groth16_pk *pk,
+                         gpu_prove_partial_t *p) {
+        pthread_mutex_lock(&prover->lock);
+        for (;;) {
+                struct lane *l = free_lane(prover, pk);
+                gpu_prove_partial_t *oldest;
+
+                if (l) {
+                        l->busy = p;
+                        p->lane = l;
+                        p->state = PARTIAL_QUEUED;
+                        p->seq = prover->started++;
+                        break;
+                }
+                oldest = oldest_queued(prover);
+                if (oldest) {
+                        oldest->state = PARTIAL_COLLECTING;
+                        pthread_mutex_unlock(&prover->lock);
+                        (void)collect_claimed(prover, oldest, true);
+                        pthread_mutex_lock(&prover->lock);
+                } else
+                        pthread_cond_wait(&prover->changed, &prover->lock);
+        }
+        pthread_mutex_unlock(&prover->lock);
 }
 
 int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
                     const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
+        gpu_context_t *ctx;
         uint64_t domain;
         fr_t *d_h = NULL;
         int r;
@@ -373,11 +589,19 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
         p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
-        *p = (gpu_prove_partial_t){.pk = pk, .w = w, .cpu_threads = prover->cpu_threads};
+        *p = (gpu_prove_partial_t){.prover = prover,
+                                   .pk = pk,
+                                   .w = w,
+                                   .state = PARTIAL_COLLECTED,
+                                   .cpu_threads = prover->cpu_threads};
+        acquire_lane(prover, pk, p);
+        ctx = p->lane->ctx;
         p->start_usec = now_usec();
+        pthread_mutex_lock(&prover->lock);
         p->g2_on_gpu = gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
                                          prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
                                          domain, groth16_pk_b_points(pk));
+        pthread_mutex_unlock(&prover->lock);
         if (!p->g2_on_gpu) {
                 r = -pthread_create(&p->thread, NULL, cpu_tail_thread, p);
                 if (r < 0)
@@ -385,21 +609,12 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
                 p->thread_started = true;
         }
 
-        r = gpu_groth16_h(prover->ctx, pk->h_convention, pk->log_domain_size, a, b, c, &d_h);
+        r = gpu_groth16_h(ctx, pk->h_convention, pk->log_domain_size, a, b, c, &d_h);
         if (r >= 0)
-                r = gpu_groth16_msm_g1(prover->ctx, pk, resident_points(prover, pk), w, d_h,
-                                       &p->msm);
+                r = gpu_groth16_msm_g1_queue(ctx, pk, resident_points(prover, pk), w, d_h, &p->msm);
         if (r < 0)
                 return log_error_errno(r, "GPU stage of a 2^%u partition failed: %s",
-                                       pk->log_domain_size, gpu_context_last_error(prover->ctx));
-        p->gpu_done_usec = now_usec();
-        update_rate(&prover->gpu_stage_ns_per_point, p->gpu_done_usec - p->start_usec, domain);
-
-        if (p->g2_on_gpu) {
-                r = gpu_tail(prover, p);
-                if (r < 0)
-                        return r;
-        }
+                                       pk->log_domain_size, gpu_context_last_error(ctx));
         *ret = TAKE_PTR(p);
         return 0;
 }
@@ -412,6 +627,10 @@ int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
 
         assert(prover && partial && proof);
         p = partial;
+        assert(p->prover == prover);
+        r = collect(prover, p, true);
+        if (r < 0)
+                return r; /* collect said what failed */
         if (p->thread_started) {
                 (void)pthread_join(p->thread, NULL);
                 p->thread_started = false;
@@ -419,18 +638,21 @@ int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                         return log_error_errno(p->g2_result,
                                                "CPU B_G2 MSM of %zu points failed: %m",
                                                groth16_pk_b_points(p->pk));
+                pthread_mutex_lock(&prover->lock);
                 update_rate(&prover->cpu_g2_ns_per_point, p->g2_end_usec - p->g2_begin_usec,
                             groth16_pk_b_points(p->pk));
+                pthread_mutex_unlock(&prover->lock);
         }
         r = groth16_random_rs(&r_blind, &s_blind);
         if (r < 0)
                 return log_error_errno(r, "Drawing r, s failed: %m");
         groth16_assemble(p->pk, &p->msm, &r_blind, &s_blind, proof);
         if (timings) {
-                const uint64_t hidden_end =
-                        p->g2_end_usec < p->gpu_done_usec ? p->g2_end_usec : p->gpu_done_usec;
+                /* the stage as the stream timed it, from the partition's start */
+                const uint64_t gpu_done = p->start_usec + p->stage_usec;
+                const uint64_t hidden_end = p->g2_end_usec < gpu_done ? p->g2_end_usec : gpu_done;
                 *timings = (gpu_prove_timings_t){
-                        .gpu_stage_usec = p->gpu_done_usec - p->start_usec,
+                        .gpu_stage_usec = p->stage_usec,
                         .g2_usec = p->g2_end_usec - p->g2_begin_usec,
                         .g2_on_gpu = p->g2_on_gpu,
                         .overlap_usec = p->g2_on_gpu || hidden_end < p->g2_begin_usec

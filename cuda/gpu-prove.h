@@ -2,21 +2,30 @@
 /*
  * The split GPU prover of one device:
  *
- *   gpu_prove_start   the GPU stage (H by NTTs, the H, A, B_G1 and L MSMs);
- *                     returns when it is done and a, b, c may be released;
- *                     the B_G2 tail MSM has started by then, on CPU threads
- *                     of its own or, when that finishes later, on the GPU
- *                     right after the G1 MSMs;
- *   gpu_prove_finish  joins the tail and assembles the proof with fresh r, s.
+ *   gpu_prove_start   queues the GPU stage (H by NTTs, the H, A, B_G1 and
+ *                     L MSMs) on a lane of its own and returns once a, b,
+ *                     c and the witness have crossed to the device (a, b, c
+ *                     may then be released); the B_G2 tail has started on
+ *                     CPU threads of its own, or runs on the GPU after the
+ *                     G1 MSMs when that finishes first;
+ *   gpu_prove_finish  waits for the partition's GPU work, joins the tail
+ *                     and assembles the proof with fresh r, s.
+ *
+ * Lanes: one CUDA context (stream and scratch) per partition in flight, so
+ * that partition N + 1's copies and transforms overlap partition N's
+ * MSMs. At most CUZK_GPU_LANES (1..4, default 2); a lane past the first is
+ * opened only while the card's free memory holds another partition. A
+ * start that finds every lane busy collects the oldest partition's GPU
+ * work itself (its results wait in its partial), so a single thread may
+ * start several partitions before it finishes them.
  *
  * Where the tail runs: on the CPU it overlaps the GPU stage (its cost is
  * max(gpu stage, cpu tail)); on the GPU it follows it (gpu stage + gpu
  * tail). GPU_G2_AUTO picks the smaller from the rates measured on this
  * prover's earlier partitions (trying each place once first).
  *
- * Not thread-safe: one thread drives a prover (start, finish, start ...);
- * a partial may be finished while the next partition's start runs only
- * from that same thread, which is the intended overlap.
+ * Threads: starts come from one thread at a time; finishes (and
+ * gpu_prove_partial_free) may come from another, in any order.
  */
 #pragma once
 
@@ -54,8 +63,13 @@ int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_to
 /* The NUMA node the prover runs on, -1 if unknown. */
 int gpu_prover_numa_node(const gpu_prover_t *prover);
 
+/* Partitions this prover keeps in flight at most (CUZK_GPU_LANES). */
+unsigned gpu_prover_lanes(const gpu_prover_t *prover);
+
 /* Pins pk's base arrays for the GPU (cudaHostRegister on memory the caller
- * allocated and faulted in); gpu_prover_unregister_pk undoes it. */
+ * allocated and faulted in) and, where the card has room, copies its G1
+ * bases and densities to it; gpu_prover_unregister_pk undoes both, once no
+ * partition of pk is in flight. Call them from the thread that starts. */
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 

@@ -129,26 +129,37 @@ void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
 
 /*
  * The GPU stage of a Groth16 partition (zk/groth16.h's stages on the
- * device). gpu_groth16_h computes H's scalars from the evaluations a, b, c
- * (host, 2^log_n each; only read) and leaves them in device memory that
- * the context owns (*ret_d_h, valid until the context's next H);
- * gpu_groth16_msm_g1 then runs the H, A, B_G1 and L MSMs with pk's bases
- * from host memory (best pinned: gpu_host_register). The b_g2 MSM is the
- * caller's: on CPU threads (g2_msm_fr) or here (gpu_g2_msm_fr).
+ * device), queued on the context's stream. gpu_groth16_h computes H's
+ * scalars from the evaluations a, b, c (host, 2^log_n each; only read,
+ * and copied out when it returns) and leaves them in device memory that
+ * the context owns (*ret_d_h, valid until the context's next H).
+ * gpu_groth16_msm_g1_queue then queues the H, A, B_G1 and L MSMs and
+ * returns once the witness w has been copied out; res stays borrowed.
+ * gpu_groth16_collect waits for them, writes res, and gives the stage's
+ * time on the stream, from gpu_groth16_h's first copy to the last MSM
+ * (ret_stage_ms may be NULL); it must come before the context's next
+ * gpu_groth16_h or MSM. Several partitions overlap on one GPU through one
+ * context each. The b_g2 MSM is the caller's: on CPU threads (g2_msm_fr)
+ * or here (gpu_g2_msm_fr).
  */
 int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
                   const fr_t *b, const fr_t *c, fr_t **ret_d_h);
 
 /* Device copies of a key's G1 bases (gpu_alloc'ed, pk's counts), NULL for
- * a role whose bases stay in host memory. */
+ * a role whose bases stay in host memory (best pinned: gpu_host_register);
+ * and of its densities' words then ranks (2 * ceil(n_wires / 64) words),
+ * NULL where they are copied per partition. */
 typedef struct gpu_pk_points {
         const g1_affine_t *a, *b1, *l, *h;
+        const uint64_t *a_density, *b_density;
 } gpu_pk_points_t;
 
-/* dev: the key's bases on the device (NULL: all from host memory), which
- * spares the MSMs their copies over PCIe. */
-int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
-                       const fr_t *w, const fr_t *d_h, struct groth16_msm_results *res);
+/* dev: what of the key is on the device (NULL: nothing), which spares the
+ * MSMs their copies over PCIe. */
+int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
+                             const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
+                             struct groth16_msm_results *res);
+int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

@@ -2,8 +2,9 @@
 /*
  * The GPU stage of a Groth16 partition: H's scalars by NTTs on the device
  * (zk/groth16_prove.c's groth16_compute_h, step for step), then the G1
- * MSMs for H, A, B_G1 and L with the bases streamed from host memory and
- * the scalars (H's, the witness) already on the device.
+ * MSMs for H, A, B_G1 and L with the bases resident or streamed from host
+ * memory and the scalars (H's, the witness) on the device; queued, and
+ * collected when the caller wants the results.
  */
 #include <assert.h>
 #include <errno.h>
@@ -37,6 +38,8 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_H_ABC, 3 * n * sizeof(fr_t), &abc));
         fr_t *d_a = (fr_t *)abc, *d_b = d_a + n, *d_c = d_b + n;
+        GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
+        ctx->stage_open = true;
 
         /* a on the kernels' stream; b and c on the copy stream, so that they
          * cross PCIe while a's (then b's) transforms run: each transform
@@ -69,9 +72,12 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
 }
 
 /* The scalars that meet points with density d (NULL: the witness itself),
- * gathered on the device into `slot` from the witness d_w. */
-static int density_scalars(gpu_context_t *ctx, const struct wire_density *d, const fr_t *d_w,
-                           enum gpu_slot slot, const fr_t **ret) {
+ * gathered on the device into `slot` from the witness d_w. The density's
+ * words and ranks are read from d_words (the key's resident copy: bits,
+ * then ranks) or copied there from host memory. */
+static int density_scalars(gpu_context_t *ctx, const struct wire_density *d,
+                           const uint64_t *d_words, enum gpu_slot slot, const fr_t *d_w,
+                           const fr_t **ret) {
         void *d_bits = nullptr, *d_out = nullptr;
 
         if (!d) {
@@ -79,32 +85,29 @@ static int density_scalars(gpu_context_t *ctx, const struct wire_density *d, con
                 return 0;
         }
         const size_t words = (d->n_wires + 63) / 64;
-        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_DENSITY, 2 * words * sizeof(uint64_t), &d_bits));
         GPU_TRY_R(gpu_scratch(ctx, slot, (d->count ? d->count : 1) * sizeof(fr_t), &d_out));
-        uint64_t *bits = (uint64_t *)d_bits, *rank = bits + words;
-        /* On the kernels' stream: an earlier gather may still be read. */
-        GPU_TRY(ctx, cudaMemcpyAsync(bits, d->bits, words * sizeof(uint64_t),
-                                     cudaMemcpyHostToDevice, ctx->stream));
-        GPU_TRY(ctx, cudaMemcpyAsync(rank, d->rank, words * sizeof(uint64_t),
-                                     cudaMemcpyHostToDevice, ctx->stream));
+        if (!d_words) {
+                GPU_TRY_R(
+                        gpu_scratch(ctx, GPU_SLOT_DENSITY, 2 * words * sizeof(uint64_t), &d_bits));
+                uint64_t *bits = (uint64_t *)d_bits;
+                /* On the kernels' stream: an earlier gather may still be read. */
+                GPU_TRY(ctx, cudaMemcpyAsync(bits, d->bits, words * sizeof(uint64_t),
+                                             cudaMemcpyHostToDevice, ctx->stream));
+                GPU_TRY(ctx, cudaMemcpyAsync(bits + words, d->rank, words * sizeof(uint64_t),
+                                             cudaMemcpyHostToDevice, ctx->stream));
+                d_words = bits;
+        }
         GPU_TRY_R(gpu_launch_step(
-                ctx, density_gather_step{bits, rank, (const fr_dev *)d_w, (fr_dev *)d_out},
+                ctx,
+                density_gather_step{d_words, d_words + words, (const fr_dev *)d_w, (fr_dev *)d_out},
                 d->n_wires));
         *ret = (const fr_t *)d_out;
         return 0;
 }
 
-/* sum k_i P_i with the scalars on the device, the points there when the
- * key is resident (d_points), else streamed from host memory. */
-static int msm_g1(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
-                  const g1_affine_t *d_points, const fr_t *d_scalars, size_t n) {
-        if (d_points)
-                return gpu_g1_msm_fr_device(ctx, r, d_points, d_scalars, n);
-        return gpu_g1_msm_fr_host_points(ctx, r, points, d_scalars, n);
-}
-
-int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
-                       const fr_t *w, const fr_t *d_h, struct groth16_msm_results *res) {
+int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
+                             const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
+                             struct groth16_msm_results *res) {
         const gpu_pk_points_t host_only = {};
         void *d_w = nullptr;
         const fr_t *d_a = nullptr, *d_b = nullptr;
@@ -116,16 +119,39 @@ int gpu_groth16_msm_g1(gpu_context_t *ctx, const struct groth16_pk *pk, const gp
         GPU_TRY_R(groth16_pk_check_density(pk));
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         GPU_TRY_R(gpu_enter(ctx));
+        if (!ctx->stage_open) {
+                GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
+                ctx->stage_open = true;
+        }
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, pk->n_vars * sizeof(fr_t), &d_w));
-        GPU_TRY_R(gpu_copy_staged(ctx, d_w, w, pk->n_vars * sizeof(fr_t), ctx->stream));
+        /* On the copy stream, behind gpu_groth16_h's b and c: the stages it
+         * goes through then wait for copies only, never for the
+         * transforms, so this returns once the witness has left w. */
+        GPU_TRY_R(gpu_copy_staged(ctx, d_w, w, pk->n_vars * sizeof(fr_t), ctx->copy_stream));
+        GPU_TRY_R(gpu_kernels_after_copies(ctx));
         const fr_t *dw = (const fr_t *)d_w;
         if (!dev)
                 dev = &host_only;
-        GPU_TRY_R(msm_g1(ctx, &res->h, pk->h, dev->h, d_h,
-                         groth16_h_bases(pk->h_convention, pk->log_domain_size)));
-        GPU_TRY_R(density_scalars(ctx, pk->a_density, dw, GPU_SLOT_DENSE_A, &d_a));
-        GPU_TRY_R(msm_g1(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk)));
-        GPU_TRY_R(density_scalars(ctx, pk->b_density, dw, GPU_SLOT_DENSE_B, &d_b));
-        GPU_TRY_R(msm_g1(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk)));
-        return msm_g1(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private);
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
+                                   groth16_h_bases(pk->h_convention, pk->log_domain_size)));
+        GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk)));
+        GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk)));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private));
+        GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
+        return 0;
+}
+
+int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms) {
+        float ms = 0;
+
+        assert(ctx);
+        GPU_TRY_R(gpu_msm_collect(ctx));
+        if (ctx->stage_open)
+                GPU_TRY(ctx, cudaEventElapsedTime(&ms, ctx->stage_begin, ctx->stage_end));
+        ctx->stage_open = false;
+        if (ret_stage_ms)
+                *ret_stage_ms = ms;
+        return 0;
 }

@@ -258,6 +258,43 @@ template <> struct curve_host<g2_curve> {
         using xyzz = g2_xyzz_t;
 };
 
+/* The window sums into pinned memory on the stream, for gpu_msm_collect
+ * (G1 only: a partition's G2 MSM is waited for). */
+static int msm_defer(gpu_context_t *ctx, g1_jac_t *r, const msm_config &cfg,
+                     const g1_curve::xyzz *d_sums) {
+        if (ctx->n_pending == GPU_PENDING_MAX || cfg.windows > GPU_WINDOWS_MAX)
+                return -EINVAL;
+        if (!ctx->pending_sums)
+                GPU_TRY(ctx, cudaHostAlloc((void **)&ctx->pending_sums,
+                                           GPU_PENDING_MAX * GPU_WINDOWS_MAX * sizeof(g1_xyzz_t),
+                                           cudaHostAllocDefault));
+        g1_xyzz_t *sums = ctx->pending_sums + (size_t)ctx->n_pending * GPU_WINDOWS_MAX;
+        GPU_TRY(ctx, cudaMemcpyAsync(sums, d_sums, cfg.windows * sizeof(g1_xyzz_t),
+                                     cudaMemcpyDeviceToHost, ctx->stream));
+        ctx->pending[ctx->n_pending++] = {r, cfg.windows, cfg.c};
+        return 0;
+}
+
+static int msm_defer(gpu_context_t *, g2_jac_t *, const msm_config &, const g2_curve::xyzz *) {
+        return -EINVAL;
+}
+
+int gpu_msm_collect(gpu_context_t *ctx) {
+        const unsigned n = ctx->n_pending;
+
+        GPU_TRY_R(gpu_enter(ctx));
+        ctx->n_pending = 0;
+        GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        for (unsigned i = 0; i < n; i++) {
+                msm_config cfg = {};
+                cfg.windows = ctx->pending[i].windows;
+                cfg.c = ctx->pending[i].c;
+                msm_combine_windows(ctx->pending[i].r, cfg,
+                                    ctx->pending_sums + (size_t)i * GPU_WINDOWS_MAX);
+        }
+        return 0;
+}
+
 /*
  * The MSM over device memory. With host_points/host_scalars set, the batches
  * are first queued as copies from there on the copy stream, each signalling
@@ -268,7 +305,7 @@ template <class Curve>
 static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                       typename curve_host<Curve>::affine *d_points, fr_t *d_scalars, size_t n,
                       uint32_t batches, const typename curve_host<Curve>::affine *host_points,
-                      const fr_t *host_scalars) {
+                      const fr_t *host_scalars, bool defer) {
         using host_affine = typename curve_host<Curve>::affine;
         using host_xyzz = typename curve_host<Curve>::xyzz;
         static_assert(sizeof(host_affine) == sizeof(typename Curve::affine), "layouts differ");
@@ -309,6 +346,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         device_msm_backend be = {ctx, temp, temp_bytes, copies, prof};
         GPU_TRY_R(msm_run<Curve>(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
                                  reinterpret_cast<const typename Curve::affine *>(d_points)));
+        if (defer && !prof)
+                return msm_defer(ctx, r, cfg, buf.window_sums);
 
         host_xyzz window_sums[256 / 4 + 1];
         if (cfg.windows > sizeof(window_sums) / sizeof(window_sums[0]))
@@ -340,7 +379,7 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
         MSM_ENTRY_CHECKS(g1, r, n);
         GPU_TRY_R(gpu_enter(ctx));
         return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
-                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr);
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, false);
 }
 
 /* Points streamed from the host; scalars from the host (d_scalars NULL) or
@@ -348,7 +387,7 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
 template <class Curve>
 static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                            const typename curve_host<Curve>::affine *points, const fr_t *scalars,
-                           const fr_t *d_scalars, size_t n) {
+                           const fr_t *d_scalars, size_t n, bool defer) {
         typename curve_host<Curve>::affine *d_points = nullptr;
         fr_t *d_copy = nullptr;
 
@@ -356,9 +395,9 @@ static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_POINTS, n, &d_points));
         if (!d_scalars)
                 GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_copy));
-        return msm_device<Curve>(ctx, r, d_points,
-                                 d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
-                                 host_batches(ctx, n), points, d_scalars ? nullptr : scalars);
+        return msm_device<Curve>(
+                ctx, r, d_points, d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
+                host_batches(ctx, n), points, d_scalars ? nullptr : scalars, defer);
 }
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
@@ -366,7 +405,7 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
         assert(ctx && r);
         assert(n == 0 || (points && scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
-        return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n);
+        return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n, false);
 }
 
 int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
@@ -374,7 +413,7 @@ int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t
         assert(ctx && r);
         assert(n == 0 || (points && d_scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
-        return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n);
+        return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, false);
 }
 
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
@@ -382,5 +421,17 @@ int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, co
         assert(ctx && r);
         assert(n == 0 || (points && scalars));
         MSM_ENTRY_CHECKS(g2, r, n);
-        return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n);
+        return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n, false);
+}
+
+int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
+                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n) {
+        assert(ctx && r);
+        assert(n == 0 || ((points || d_points) && d_scalars));
+        MSM_ENTRY_CHECKS(g1, r, n);
+        if (!d_points)
+                return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, true);
+        GPU_TRY_R(gpu_enter(ctx));
+        return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, true);
 }

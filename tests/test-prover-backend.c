@@ -6,8 +6,9 @@
  * way the proofs of the split prove_start/prove_finish must verify, in
  * both H conventions (a snarkjs .zkey; a synthetic circuit with a
  * bellperson-convention key, with a point per wire and in bellperson's
- * layout), on two partitions in a row (the overlap the
- * prover relies on). On the GPU machine this is the whole-proof check.
+ * layout), on three partitions in flight at once, finished out of order
+ * (the overlap the prover relies on), and on the GPU with one lane as well
+ * as two. On the GPU machine this is the whole-proof check.
  */
 #include <setjmp.h> /* cmocka.h needs these first */
 #include <stdarg.h>
@@ -63,32 +64,39 @@ static void evaluate(const struct zkey *zk, const struct wtns *w, fr_t **a, fr_t
         sparse_free(&mb);
 }
 
-/* Two partitions of one key: start 1, start 2 while 1's tail may run,
- * finish both; both verify, with fresh r, s; a tampered one does not. a, b,
- * c are the two partitions' evaluations (freed here). */
-static void prove_two(struct prover_backend *backend, const struct groth16_pk *pk,
-                      const struct groth16_vk *vk, const fr_t *w, fr_t *a[2], fr_t *b[2],
-                      fr_t *c[2]) {
-        struct prover_partial *first = NULL, *second = NULL;
-        struct groth16_proof p1, p2;
-        const struct prover_inputs in0 = {pk, w, a[0], b[0], c[0], pk->log_domain_size};
-        const struct prover_inputs in1 = {pk, w, a[1], b[1], c[1], pk->log_domain_size};
+#define PARTS 3
 
-        assert_int_equal(backend->ops->prove_start(backend, &in0, &first), 0);
-        assert_int_equal(backend->ops->prove_start(backend, &in1, &second), 0);
-        assert_int_equal(backend->ops->prove_finish(backend, first, &p1), 0);
-        assert_int_equal(backend->ops->prove_finish(backend, second, &p2), 0);
-
+/* Three partitions of one key, all started before any finishes, finished
+ * last first: on the GPU the third start finds both lanes busy and
+ * collects the first partition itself, and finishes come in any order.
+ * All verify, with fresh r, s; a tampered one does not. a, b, c are the
+ * partitions' evaluations (freed here). */
+static void prove_several(struct prover_backend *backend, const struct groth16_pk *pk,
+                          const struct groth16_vk *vk, const fr_t *w, fr_t *a[PARTS],
+                          fr_t *b[PARTS], fr_t *c[PARTS]) {
+        struct prover_partial *partial[PARTS] = {NULL};
+        struct groth16_proof proof[PARTS];
+        const int finish_order[PARTS] = {2, 0, 1};
         const fr_t *pub = w + 1;
-        assert_int_equal(groth16_verify(vk, pub, &p1), 1);
-        assert_int_equal(groth16_verify(vk, pub, &p2), 1);
-        /* fresh r, s each time */
-        assert_memory_not_equal(&p1.a, &p2.a, sizeof(p1.a));
-        /* a tampered proof does not verify */
-        p1.c = p2.c;
-        assert_int_equal(groth16_verify(vk, pub, &p1), 0);
 
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < PARTS; i++) {
+                const struct prover_inputs in = {pk, w, a[i], b[i], c[i], pk->log_domain_size};
+                assert_int_equal(backend->ops->prove_start(backend, &in, &partial[i]), 0);
+        }
+        for (int k = 0; k < PARTS; k++) {
+                const int i = finish_order[k];
+                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof[i]), 0);
+        }
+        for (int i = 0; i < PARTS; i++)
+                assert_int_equal(groth16_verify(vk, pub, &proof[i]), 1);
+        /* fresh r, s each time */
+        assert_memory_not_equal(&proof[0].a, &proof[1].a, sizeof(proof[0].a));
+        assert_memory_not_equal(&proof[1].a, &proof[2].a, sizeof(proof[1].a));
+        /* a tampered proof does not verify */
+        proof[0].c = proof[1].c;
+        assert_int_equal(groth16_verify(vk, pub, &proof[0]), 0);
+
+        for (int i = 0; i < PARTS; i++) {
                 free(a[i]);
                 free(b[i]);
                 free(c[i]);
@@ -106,23 +114,24 @@ static void prove_snarkjs(struct prover_backend *backend) {
         _cleanup_(wtns_freep) struct wtns *w = NULL;
         struct groth16_vk *vk = NULL;
         struct groth16_pk pk;
-        fr_t *a[2], *b[2], *c[2];
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
 
         assert_int_equal(zkey_load(zkey_path, &zk), 0);
         assert_int_equal(wtns_load(wtns_path, &w), 0);
         assert_int_equal(snarkjs_vk_from_zkey(zk, &vk), 0);
         zkey_to_groth16_pk(zk, &pk);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < PARTS; i++)
                 evaluate(zk, w, &a[i], &b[i], &c[i]);
-        prove_two(backend, &pk, vk, w->values, a, b, c);
+        prove_several(backend, &pk, vk, w->values, a, b, c);
         snarkjs_vk_free(vk);
 }
 
-/* Two partitions' evaluations of the synthetic circuit. */
-static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[2], fr_t *b[2], fr_t *c[2]) {
+/* The partitions' evaluations of the synthetic circuit. */
+static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[PARTS], fr_t *b[PARTS],
+                         fr_t *c[PARTS]) {
         const unsigned log_domain_size = pce_log_domain_size(pce);
         const size_t n = (size_t)1 << log_domain_size;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < PARTS; i++) {
                 a[i] = calloc(n, sizeof(fr_t));
                 b[i] = calloc(n, sizeof(fr_t));
                 c[i] = calloc(n, sizeof(fr_t));
@@ -146,7 +155,7 @@ static void prove_synthetic(struct prover_backend *backend) {
                 .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
         struct groth16_toxic_waste tw;
         struct groth16_pk packed;
-        fr_t *a[2], *b[2], *c[2];
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
 
         assert_int_equal(synthetic_params_resolve(&params), 0);
         assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
@@ -154,14 +163,14 @@ static void prove_synthetic(struct prover_backend *backend) {
         assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
 
         evaluate_pce(pce, w, a, b, c);
-        prove_two(backend, &keys->pk, &keys->vk, w, a, b, c);
+        prove_several(backend, &keys->pk, &keys->vk, w, a, b, c);
 
         assert_int_equal(pce_wire_density(pce, PCE_A, &a_density), 0);
         assert_int_equal(pce_wire_density(pce, PCE_B, &b_density), 0);
         assert_true(b_density->count < pce->n_cols / 2);
         assert_int_equal(groth16_pk_pack(&keys->pk, a_density, b_density, &arrays, &packed), 0);
         evaluate_pce(pce, w, a, b, c);
-        prove_two(backend, &packed, &keys->vk, w, a, b, c);
+        prove_several(backend, &packed, &keys->vk, w, a, b, c);
 }
 
 static void prove_twice_and_verify(struct prover_backend *backend) {
@@ -239,6 +248,24 @@ static void test_gpu_ordinal(void **state) {
 }
 
 #if HAVE_CUDA
+/* One lane (CUZK_GPU_LANES=1): every start after the first collects the
+ * partition before it; the proofs still verify. Needs a GPU. */
+static void test_gpu_one_lane(void **state) {
+        struct prover_backend *backend = NULL;
+        (void)state;
+
+        if (gpu_device_count() <= 0) {
+                skip();
+                return;
+        }
+        assert_int_equal(setenv("CUZK_GPU_LANES", "1", 1), 0);
+        assert_int_equal(prover_backend_new(0, 0, &backend), 0);
+        assert_int_equal(unsetenv("CUZK_GPU_LANES"), 0);
+        assert_string_equal(backend->ops->name, "cuda");
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
 /* Where the B_G2 tail goes: each place once, then whichever finishes
  * first (CPU: max(stage, tail) because they overlap; GPU: stage + tail). */
 static void test_g2_placement(void **state) {
@@ -264,6 +291,7 @@ int main(void) {
                 cmocka_unit_test(test_gpu_ordinal),
 #if HAVE_CUDA
                 cmocka_unit_test(test_g2_placement),
+                cmocka_unit_test(test_gpu_one_lane),
 #endif
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
