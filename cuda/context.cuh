@@ -33,6 +33,8 @@ enum gpu_slot {
         GPU_SLOT_MSM_SPAN_SUMS,
         GPU_SLOT_MSM_SPAN_WEIGHTED,
         GPU_SLOT_MSM_SPAN_V,
+        GPU_SLOT_MSM_BIG_INDEX, /* scalars > 1, when 0 and 1 go apart */
+        GPU_SLOT_MSM_ONE_INDEX, /* scalars 1 */
         GPU_SLOT_CUB_TEMP,
         GPU_SLOT_H_ABC,   /* a, b, c of the H computation; H's scalars end in a */
         GPU_SLOT_WITNESS, /* the witness, the G1 MSMs' scalars */
@@ -122,14 +124,23 @@ int gpu_kernels_after_copies(gpu_context_t *ctx);
  */
 int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cudaStream_t stream);
 
+/* How many of an MSM's scalars are above 1 and how many are 1, when the
+ * caller knows (msm_config.compact). */
+struct gpu_msm_split {
+        uint64_t big, one;
+};
+
 /*
  * r = sum k_i P_i over G1 (scalars on the device; points there, or d_points
  * NULL and streamed from host `points`), queued on the stream: r is written
  * by gpu_msm_collect. At most GPU_PENDING_MAX before a collect. With
- * CUZK_MSM_PROFILE set it waits, as every profiled MSM does.
+ * CUZK_MSM_PROFILE set it waits, as every profiled MSM does. split (may be
+ * NULL) must count the scalars right: the 0s and 1s then stay out of the
+ * digits and sorts (one batch only: resident points).
  */
 int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
-                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n);
+                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n,
+                     const struct gpu_msm_split *split);
 /* Waits for the stream and writes every queued MSM's result. */
 int gpu_msm_collect(gpu_context_t *ctx);
 

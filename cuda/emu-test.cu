@@ -462,6 +462,7 @@ static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::
         std::vector<xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
                 weighted(z.chunks), windows(cfg.windows), span_sums(z.spans),
                 span_weighted(z.spans), span_v(z.spans);
+        std::vector<uint32_t> big_index(cfg.n), one_index(cfg.n);
         memcpy(sc.data(), scalars, cfg.total * sizeof(fr_t));
         memcpy(pts.data(), points, cfg.total * sizeof(typename G::affine));
         msm_buffers<typename G::curve> buf = {canonical.data(),
@@ -481,7 +482,9 @@ static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::
                                               windows.data(),
                                               span_sums.data(),
                                               span_weighted.data(),
-                                              span_v.data()};
+                                              span_v.data(),
+                                              big_index.data(),
+                                              one_index.data()};
         emu_msm_backend be;
         int rc = msm_run<typename G::curve>(be, cfg, buf, sc.data(), pts.data());
         if (rc < 0)
@@ -499,7 +502,14 @@ template <class G> static bool jac_same_affine(const typename G::jac *a, const t
         return memcmp(&x, &y, sizeof(x)) == 0;
 }
 
-enum scalar_shape { SCALARS_RANDOM, SCALARS_ZERO_ONE, SCALARS_SMALL, SCALARS_EQUAL };
+enum scalar_shape {
+        SCALARS_RANDOM,
+        SCALARS_ZERO_ONE,
+        SCALARS_SMALL,
+        SCALARS_EQUAL,
+        SCALARS_ONLY_ZERO_ONE,
+        SCALARS_ZERO,
+};
 
 static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
         fr_t same;
@@ -523,12 +533,21 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
                 case SCALARS_EQUAL:
                         s[i] = same;
                         break;
+                case SCALARS_ONLY_ZERO_ONE:
+                        fr_from_u64(&s[i], rng_u64() % 2);
+                        break;
+                case SCALARS_ZERO:
+                        fr_from_u64(&s[i], 0);
+                        break;
                 }
         }
 }
 
 /* Level 0 multiplies through mul_called (curve.cuh) while set. */
 static bool called_mul;
+/* Scalars 0 and 1 kept out of the digits (msm_config.compact) while set,
+ * with the counts taken here as the prover takes them: on the host. */
+static bool compact;
 
 template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
@@ -548,6 +567,11 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
 
         msm_config cfg = msm_make_config(n, batches);
         cfg.called_mul = called_mul;
+        cfg.compact = compact;
+        for (size_t i = 0; compact && i < n; i++) {
+                cfg.n_big += !fr_is_zero(&scalars[i]) && !fr_is_one(&scalars[i]);
+                cfg.n_one += fr_is_one(&scalars[i]);
+        }
         if (c) {
                 cfg.c = c;
                 cfg.seg_first = seg_first;
@@ -560,9 +584,10 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s", G::name,
-                 name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first, cfg.seg_next,
-                 cfg.levels, cfg.called_mul ? " (called products)" : "");
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s",
+                 G::name, name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first,
+                 cfg.seg_next, cfg.levels, cfg.called_mul ? " (called products)" : "",
+                 cfg.compact ? " (0 and 1 apart)" : "");
         report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
@@ -587,6 +612,16 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
         called_mul = false;
+        /* 0 and 1 apart: one group and several, few or no others, no 1s. */
+        compact = true;
+        test_msm_case<G>("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
+        test_msm_case<G>("small", 500, SCALARS_SMALL, 1, 4, 2, 3, 7, true);
+        test_msm_case<G>("random", 300, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("only 0 and 1", 400, SCALARS_ONLY_ZERO_ONE, 1, 5, 4, 2, 3, false);
+        test_msm_case<G>("zero", 100, SCALARS_ZERO, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
+        compact = false;
 }
 
 /* The device's gather (one thread per wire) against zk/'s (per word), on

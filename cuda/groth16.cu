@@ -105,6 +105,37 @@ static int density_scalars(gpu_context_t *ctx, const struct wire_density *d,
         return 0;
 }
 
+/* The witness's 0s and 1s among each MSM's scalars (A's wires, B's, L's
+ * private ones), counted on the host threads while the device computes H:
+ * the MSMs keep them out of their digits and sorts. */
+struct witness_split {
+        gpu_msm_split a, b, l;
+};
+
+static void count_class(gpu_msm_split *s, const fr_t *v) {
+        const bool one = fr_is_one(v);
+        s->one += one;
+        s->big += !one && !fr_is_zero(v);
+}
+
+static void split_witness(const struct groth16_pk *pk, const fr_t *w, witness_split *ret) {
+        uint64_t a_big = 0, a_one = 0, b_big = 0, b_one = 0, l_big = 0, l_one = 0;
+        const size_t n = pk->n_vars, l_first = pk->n_public + 1;
+
+#pragma omp parallel for schedule(static) reduction(+ : a_big, a_one, b_big, b_one, l_big, l_one)
+        for (size_t j = 0; j < n; j++) {
+                gpu_msm_split s = {0, 0};
+                count_class(&s, &w[j]);
+                if (!pk->a_density || wire_density_has(pk->a_density, j))
+                        a_big += s.big, a_one += s.one;
+                if (!pk->b_density || wire_density_has(pk->b_density, j))
+                        b_big += s.big, b_one += s.one;
+                if (j >= l_first)
+                        l_big += s.big, l_one += s.one;
+        }
+        *ret = {{a_big, a_one}, {b_big, b_one}, {l_big, l_one}};
+}
+
 int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
                              const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
                              struct groth16_msm_results *res) {
@@ -132,13 +163,19 @@ int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
         const fr_t *dw = (const fr_t *)d_w;
         if (!dev)
                 dev = &host_only;
+        witness_split split;
+        split_witness(pk, w, &split);
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
-                                   groth16_h_bases(pk->h_convention, pk->log_domain_size)));
+                                   groth16_h_bases(pk->h_convention, pk->log_domain_size),
+                                   nullptr));
         GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk)));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
+                                   &split.a));
         GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk)));
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
+                                   &split.b));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
+                                   &split.l));
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
         return 0;
 }

@@ -117,6 +117,13 @@ static void msm_window_bits_override(msm_config *cfg) {
         msm_config_refresh(cfg);
 }
 
+/* CUZK_MSM_SPLIT=0 puts 0s and 1s through the digits like any scalar
+ * (for comparisons). */
+static bool msm_split_wanted(void) {
+        const char *e = getenv("CUZK_MSM_SPLIT");
+        return !(e && strcmp(e, "0") == 0);
+}
+
 struct device_msm_backend {
         gpu_context_t *ctx;
         void *temp;
@@ -185,16 +192,18 @@ struct device_msm_backend {
         }
 };
 
-/* CUB's temporary storage for the largest sort and scan of this MSM. */
-static int cub_temp_bytes(gpu_context_t *ctx, const msm_sizes &z, size_t *ret) {
+/* CUB's temporary storage for the largest sort and scan of this MSM (the
+ * scans of 0/1 flags run over the n scalars). */
+static int cub_temp_bytes(gpu_context_t *ctx, const msm_config &cfg, const msm_sizes &z,
+                          size_t *ret) {
+        const uint64_t scanned = cfg.compact && cfg.n > z.per_bucket ? cfg.n : z.per_bucket;
         cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
         size_t sort_bytes = 0, scan_bytes = 0;
 
         GPU_TRY(ctx, cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, (int)z.keys, 0, 32,
                                                      ctx->stream));
-        GPU_TRY(ctx,
-                cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (const uint32_t *)nullptr,
-                                              (uint32_t *)nullptr, (int)z.per_bucket, ctx->stream));
+        GPU_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (const uint32_t *)nullptr,
+                                                   (uint32_t *)nullptr, (int)scanned, ctx->stream));
         *ret = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
         return 0;
 }
@@ -228,6 +237,11 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_SUMS, z.spans, &b->span_sums));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_WEIGHTED, z.spans, &b->span_weighted));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_V, z.spans, &b->span_v));
+        b->big_index = b->one_index = nullptr;
+        if (cfg.compact) {
+                GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_BIG_INDEX, cfg.n, &b->big_index));
+                GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_ONE_INDEX, cfg.n, &b->one_index));
+        }
         return 0;
 }
 
@@ -305,7 +319,7 @@ template <class Curve>
 static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                       typename curve_host<Curve>::affine *d_points, fr_t *d_scalars, size_t n,
                       uint32_t batches, const typename curve_host<Curve>::affine *host_points,
-                      const fr_t *host_scalars, bool defer) {
+                      const fr_t *host_scalars, bool defer, const gpu_msm_split *split) {
         using host_affine = typename curve_host<Curve>::affine;
         using host_xyzz = typename curve_host<Curve>::xyzz;
         static_assert(sizeof(host_affine) == sizeof(typename Curve::affine), "layouts differ");
@@ -317,9 +331,16 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         msm_config cfg = msm_make_config(n, batches);
         cfg.called_mul = msm_called_mul();
         msm_window_bits_override(&cfg);
+        if (split && cfg.batches == 1 && msm_split_wanted()) {
+                if (split->big + split->one > n)
+                        return -EINVAL;
+                cfg.compact = true;
+                cfg.n_big = split->big;
+                cfg.n_one = split->one;
+        }
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
-        GPU_TRY_R(cub_temp_bytes(ctx, z, &temp_bytes));
+        GPU_TRY_R(cub_temp_bytes(ctx, cfg, z, &temp_bytes));
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_CUB_TEMP, temp_bytes, &temp));
 
         const bool copies = host_points != nullptr;
@@ -379,7 +400,8 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
         MSM_ENTRY_CHECKS(g1, r, n);
         GPU_TRY_R(gpu_enter(ctx));
         return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
-                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, false);
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, false,
+                                    nullptr);
 }
 
 /* Points streamed from the host; scalars from the host (d_scalars NULL) or
@@ -387,7 +409,8 @@ int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_p
 template <class Curve>
 static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                            const typename curve_host<Curve>::affine *points, const fr_t *scalars,
-                           const fr_t *d_scalars, size_t n, bool defer) {
+                           const fr_t *d_scalars, size_t n, bool defer,
+                           const gpu_msm_split *split) {
         typename curve_host<Curve>::affine *d_points = nullptr;
         fr_t *d_copy = nullptr;
 
@@ -397,7 +420,7 @@ static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *
                 GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_copy));
         return msm_device<Curve>(
                 ctx, r, d_points, d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
-                host_batches(ctx, n), points, d_scalars ? nullptr : scalars, defer);
+                host_batches(ctx, n), points, d_scalars ? nullptr : scalars, defer, split);
 }
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
@@ -405,7 +428,7 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
         assert(ctx && r);
         assert(n == 0 || (points && scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
-        return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n, false);
+        return msm_host_points<g1_curve>(ctx, r, points, scalars, nullptr, n, false, nullptr);
 }
 
 int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
@@ -413,7 +436,7 @@ int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t
         assert(ctx && r);
         assert(n == 0 || (points && d_scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
-        return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, false);
+        return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, false, nullptr);
 }
 
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
@@ -421,17 +444,20 @@ int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, co
         assert(ctx && r);
         assert(n == 0 || (points && scalars));
         MSM_ENTRY_CHECKS(g2, r, n);
-        return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n, false);
+        return msm_host_points<g2_curve>(ctx, r, points, scalars, nullptr, n, false, nullptr);
 }
 
 int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
-                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n) {
+                     const g1_affine_t *d_points, const fr_t *d_scalars, size_t n,
+                     const struct gpu_msm_split *split) {
         assert(ctx && r);
         assert(n == 0 || ((points || d_points) && d_scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
         if (!d_points)
-                return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, true);
+                return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, true,
+                                                 split);
         GPU_TRY_R(gpu_enter(ctx));
         return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
-                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, true);
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, true,
+                                    split);
 }

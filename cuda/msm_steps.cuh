@@ -19,6 +19,11 @@
  *            sums form the next level's items, until one item per bucket
  *            is left. Skewed scalars (a Groth16 witness is mostly 0 and 1)
  *            thus never leave one thread a huge bucket.
+ * With compact (one batch, counts from the caller) the scalars 0 and 1
+ * are first set apart (classify, two scans, compact): the digits cover
+ * the others only, and the points of scalar 1 join window 0's bucket of
+ * digit 1 once, so a witness (three quarters 0 or 1) sorts a quarter of
+ * its keys.
  * Then for all windows at once: sum_b (b + 1) S_b per window in three
  * stages of running sums (chunks of buckets, spans of chunks, the window),
  * and the windows combined by Horner's rule on the host.
@@ -55,6 +60,14 @@ struct msm_config {
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
         uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
         bool called_mul;    /* level 0 multiplies through mul_called */
+        /* One batch only: scalars 0 and 1 stay out of the digits (a witness
+         * is mostly 0 and 1). The n_big others are recoded in every window;
+         * the n_one points of scalar 1 go once, into window 0's bucket 1,
+         * summed there by the levels' batched additions; 0s are dropped.
+         * The counts come from the caller (the prover scans the witness on
+         * the CPU), since the sorts' sizes are set on the host. */
+        bool compact;
+        uint64_t n_big, n_one;
 };
 
 inline unsigned msm_log2_ceil(uint64_t x) {
@@ -188,17 +201,66 @@ CUZK_HD uint32_t msm_carry_into(const fr_dev &k, const msm_low_windows &lw) {
         return greater;
 }
 
-/* Signed digits of windows [w0, w0 + g) of scalar i. */
+/* With compact: big[i] = (scalar i > 1), one[i] = (scalar i == 1). */
+struct msm_step_classify {
+        static constexpr unsigned block_threads = 256;
+        const fr_dev *canonical;
+        uint32_t *big, *one;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const fr_dev k = load_wide(&canonical[i]);
+                uint32_t high = 0;
+                CUZK_UNROLL
+                for (int j = 1; j < fr_dev::N; j++)
+                        high |= k.v[j];
+                const bool small = high == 0 && k.v[0] <= 1;
+                big[i] = small ? 0 : 1;
+                one[i] = small && k.v[0] == 1 ? 1 : 0;
+        }
+};
+
+/* The indices of each class, in order, from the flags' exclusive sums. */
+struct msm_step_compact {
+        static constexpr unsigned block_threads = 256;
+        const uint32_t *big, *one, *big_at, *one_at;
+        uint32_t *big_index, *one_index;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                if (big[i])
+                        big_index[big_at[i]] = (uint32_t)i;
+                else if (one[i])
+                        one_index[one_at[i]] = (uint32_t)i;
+        }
+};
+
+/* The points of scalar 1 into window 0's bucket of digit 1 (key 0), after
+ * the group's digits at `at`. */
+struct msm_step_ones {
+        static constexpr unsigned block_threads = 256;
+        const uint32_t *one_index;
+        uint64_t at;
+        uint32_t *keys, *vals;
+
+        CUZK_HD void operator()(uint64_t j) const {
+                keys[at + j] = 0;
+                vals[at + j] = one_index[j];
+        }
+};
+
+/* Signed digits of windows [w0, w0 + g) of item i: scalar index[i] (i
+ * without an index), n items. */
 struct msm_step_digits {
         static constexpr unsigned block_threads = 256;
         const fr_dev *canonical;
+        const uint32_t *index;
         uint64_t n;
         uint32_t c, w0, g, buckets;
         uint32_t *keys, *vals;
         msm_low_windows low; /* msm_make_low_windows(c, w0) */
 
         CUZK_HD void operator()(uint64_t i) const {
-                const fr_dev k = load_wide(&canonical[i]);
+                const uint32_t point = index ? index[i] : (uint32_t)i;
+                const fr_dev k = load_wide(&canonical[point]);
                 const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
                 uint32_t carry = w0 ? msm_carry_into(k, low) : 0;
 
@@ -210,7 +272,7 @@ struct msm_step_digits {
                         carry = negative ? 1 : 0;
                         const uint64_t at = (uint64_t)(w - w0) * n + i;
                         keys[at] = magnitude ? (w - w0) * buckets + magnitude - 1 : sentinel;
-                        vals[at] = (uint32_t)i | (negative ? MSM_NEGATE_BIT : 0);
+                        vals[at] = point | (negative ? MSM_NEGATE_BIT : 0);
                 }
         }
 };
@@ -467,6 +529,7 @@ template <class Curve> struct msm_buffers {
         xyzz_dev *partials, *partials_alt;
         xyzz_dev *buckets, *sums, *weighted, *window_sums;
         xyzz_dev *span_sums, *span_weighted, *span_v;
+        uint32_t *big_index, *one_index; /* n each, with compact only */
 };
 
 #define MSM_TRY(expr)              \
@@ -488,15 +551,31 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
         const unsigned sort_bits = msm_sort_bits(cfg);
 
         MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, n));
+        const bool compact = cfg.compact && cfg.batches == 1;
+        const uint64_t recoded = compact ? cfg.n_big : n; /* scalars through the digits */
+        if (compact) {
+                /* flags in keys and vals, their sums in the alternates
+                 * (all free until the first group's digits) */
+                MSM_TRY(be.launch(msm_step_classify{buf.canonical, buf.keys, buf.vals}, n));
+                MSM_TRY(be.exclusive_scan(buf.keys, buf.keys_alt, n));
+                MSM_TRY(be.exclusive_scan(buf.vals, buf.vals_alt, n));
+                MSM_TRY(be.launch(msm_step_compact{buf.keys, buf.vals, buf.keys_alt, buf.vals_alt,
+                                                   buf.big_index, buf.one_index},
+                                  n));
+        }
         for (uint32_t w0 = 0; w0 < cfg.windows; w0 += cfg.group) {
                 const uint32_t g = cfg.windows - w0 < cfg.group ? cfg.windows - w0 : cfg.group;
                 const uint32_t nb = g * cfg.buckets;
-                const uint64_t total = (uint64_t)g * n;
+                const uint64_t ones = compact && w0 == 0 ? cfg.n_one : 0;
+                const uint64_t total = (uint64_t)g * recoded + ones;
 
-                MSM_TRY(be.launch(msm_step_digits{buf.canonical, n, cfg.c, w0, g, cfg.buckets,
-                                                  buf.keys, buf.vals,
-                                                  msm_make_low_windows(cfg.c, w0)},
-                                  n));
+                MSM_TRY(be.launch(msm_step_digits{buf.canonical, compact ? buf.big_index : nullptr,
+                                                  recoded, cfg.c, w0, g, cfg.buckets, buf.keys,
+                                                  buf.vals, msm_make_low_windows(cfg.c, w0)},
+                                  recoded));
+                MSM_TRY(be.launch(
+                        msm_step_ones{buf.one_index, (uint64_t)g * recoded, buf.keys, buf.vals},
+                        ones));
                 MSM_TRY(be.sort(buf.keys, buf.keys_alt, buf.vals, buf.vals_alt, total, sort_bits));
                 MSM_TRY(be.zero(buf.start, nb * sizeof(uint32_t)));
                 MSM_TRY(be.zero(buf.end, nb * sizeof(uint32_t)));
