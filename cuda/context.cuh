@@ -55,7 +55,7 @@ enum gpu_slot {
  * window sums come back into pinned memory, and gpu_groth16_collect
  * combines them once the stream is done. */
 #define GPU_PENDING_MAX 4
-#define GPU_WINDOWS_MAX (256 / 4 + 1) /* windows of the narrowest (c = 4) MSM */
+#define GPU_WINDOWS_MAX (255 / 4 + 1) /* windows of the narrowest (c = 4) MSM */
 struct gpu_pending_msm {
         g1_jac_t *r;
         uint32_t windows, c;

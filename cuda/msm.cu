@@ -370,7 +370,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         if (defer && !prof)
                 return msm_defer(ctx, r, cfg, buf.window_sums);
 
-        host_xyzz window_sums[256 / 4 + 1];
+        host_xyzz window_sums[GPU_WINDOWS_MAX];
         if (cfg.windows > sizeof(window_sums) / sizeof(window_sums[0]))
                 return -EINVAL;
         GPU_TRY(ctx, cudaMemcpyAsync(window_sums, buf.window_sums, cfg.windows * sizeof(host_xyzz),
