@@ -87,6 +87,7 @@ struct gpu_context {
          * copy of gpu_groth16_h to the last queued MSM. */
         cudaEvent_t stage_begin, stage_end;
         bool stage_open;
+        const fr_t *b_scalars; /* on the device: the last queued stage's B_G1 scalars */
 };
 
 /* Records and logs a failed CUDA call; returns the negative errno for it. */

@@ -424,18 +424,14 @@ static void update_rate(double *rate, uint64_t usec, uint64_t points) {
         *rate = *rate > 0 ? (*rate + ns) / 2 : ns;
 }
 
-/* The B_G2 MSM on the GPU, over B's wires (gathered here with a density). */
+/* The B_G2 MSM on the GPU, on the lane that queued the partition: B's
+ * scalars are still on the device from its B_G1 MSM. */
 static int gpu_tail(gpu_prover_t *prover, gpu_context_t *ctx, gpu_prove_partial_t *p) {
-        _cleanup_free_ fr_t *buf = NULL;
         const size_t n = groth16_pk_b_points(p->pk);
-        const fr_t *scalars;
         int r;
 
         p->g2_begin_usec = now_usec();
-        r = groth16_density_scalars(p->pk->b_density, p->w, &buf, &scalars);
-        if (r < 0)
-                return log_error_errno(r, "Gathering B's %zu scalars: %m", n);
-        r = gpu_g2_msm_fr(ctx, &p->msm.b2, p->pk->b2, scalars, n);
+        r = gpu_groth16_b_g2(ctx, p->pk, &p->msm.b2);
         p->g2_end_usec = now_usec();
         if (r < 0)
                 return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s", n,

@@ -118,9 +118,11 @@ int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t
                               const fr_t *d_scalars, size_t n);
 
 /* The same over G2 (the b_g2 MSM when the GPU is where it finishes first),
- * host to host. */
+ * host to host, or with the scalars on the device. */
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
                   size_t n);
+int gpu_g2_msm_fr_host_points(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points,
+                              const fr_t *d_scalars, size_t n);
 
 /* Host-to-host MSMs copy their input in batches of this many points (0:
  * the default, 2^23) and work on each batch as soon as it has arrived. At
@@ -160,6 +162,10 @@ int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
                              const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
                              struct groth16_msm_results *res);
 int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms);
+/* After the collect, the b_g2 MSM on the device over B's scalars as the
+ * queue gathered them there (no host gather, no copy); points from host
+ * memory (best pinned). */
+int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, g2_jac_t *ret);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

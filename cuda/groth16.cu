@@ -12,6 +12,10 @@
 #include "cuda/context.cuh"
 #include "cuda/groth16_steps.cuh"
 
+extern "C" {
+#include "common/log.h"
+}
+
 using namespace cuzk;
 
 /* Evaluations on <omega> -> evaluations on shift<omega>, natural order both
@@ -174,10 +178,18 @@ int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
         GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
                                    &split.b));
+        ctx->b_scalars = d_b;
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
                                    &split.l));
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
         return 0;
+}
+
+int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, g2_jac_t *ret) {
+        assert(ctx && pk && ret);
+        if (!ctx->b_scalars)
+                return log_error_errno(EINVAL, "cuda: no B scalars queued for the B_G2 MSM");
+        return gpu_g2_msm_fr_host_points(ctx, ret, pk->b2, ctx->b_scalars, groth16_pk_b_points(pk));
 }
 
 int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms) {

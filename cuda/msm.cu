@@ -439,6 +439,14 @@ int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t
         return msm_host_points<g1_curve>(ctx, r, points, nullptr, d_scalars, n, false, nullptr);
 }
 
+int gpu_g2_msm_fr_host_points(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points,
+                              const fr_t *d_scalars, size_t n) {
+        assert(ctx && r);
+        assert(n == 0 || (points && d_scalars));
+        MSM_ENTRY_CHECKS(g2, r, n);
+        return msm_host_points<g2_curve>(ctx, r, points, nullptr, d_scalars, n, false, nullptr);
+}
+
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
                   size_t n) {
         assert(ctx && r);
