@@ -19,6 +19,15 @@
 
 namespace cuzk {
 
+/* hi(a * b), no carry: the first row of a product. */
+CUZK_HD uint32_t mul_hi(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+        return __umulhi(a, b);
+#else
+        return (uint32_t)(((uint64_t)a * b) >> 32);
+#endif
+}
+
 struct carry_chain {
         uint32_t cc = 0; /* the host's carry (or borrow) flag; unused on the device */
 

@@ -23,7 +23,7 @@ template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b);
 
 /*
  * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
- * copies of the ~680-instruction product, over 100 KB of code per loop
+ * copies of the ~420-instruction product, over 100 KB of code per loop
  * body: on the H200 a third of the issue stalls were instruction fetch
  * (Nsight Compute, run 2). Called, every product runs one copy.
  */

@@ -17,7 +17,7 @@ set -euo pipefail
 
 build=${1:?usage: $0 BUILD_DIR [BUNDLE_DIR]}
 bundle=${2:-build-device}
-programs=(cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-prove tests/test-prover-backend
+programs=(cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-field cuda/bench-gpu-prove tests/test-prover-backend
         daemon/cuzkd cli/cuzk cli/cuzkctl cli/cuzk-bench)
 
 rm -rf "$bundle"

@@ -78,36 +78,38 @@ template <class D, class H> static bool same(const D &d, const H &h) {
 }
 
 /* Random values plus the edge cases 0, 1 and m - 1. */
-#define FIELD_TEST(NAME, DEV, HOST, RANDOM, PREFIX)                              \
-        static void NAME(void) {                                                 \
-                bool ok_mul = true, ok_add = true, ok_sub = true, ok_neg = true; \
-                for (int i = 0; i < 20000; i++) {                                \
-                        HOST a, b, r;                                            \
-                        RANDOM(&a);                                              \
-                        RANDOM(&b);                                              \
-                        if (i == 0)                                              \
-                                PREFIX##_set_zero(&a);                           \
-                        if (i == 1)                                              \
-                                PREFIX##_set_one(&b);                            \
-                        if (i == 2) {                                            \
-                                PREFIX##_set_one(&a);                            \
-                                PREFIX##_neg(&a, &a);                            \
-                                b = a;                                           \
-                        }                                                        \
-                        const DEV da = to_dev<DEV>(a), db = to_dev<DEV>(b);      \
-                        PREFIX##_mul(&r, &a, &b);                                \
-                        ok_mul &= same(da * db, r);                              \
-                        PREFIX##_add(&r, &a, &b);                                \
-                        ok_add &= same(da + db, r);                              \
-                        PREFIX##_sub(&r, &a, &b);                                \
-                        ok_sub &= same(da - db, r);                              \
-                        PREFIX##_neg(&r, &a);                                    \
-                        ok_neg &= same(da.neg(), r);                             \
-                }                                                                \
-                report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");         \
-                report(ok_add, #PREFIX " add");                                  \
-                report(ok_sub, #PREFIX " sub");                                  \
-                report(ok_neg, #PREFIX " neg");                                  \
+#define FIELD_TEST(NAME, DEV, HOST, RANDOM, PREFIX)                                              \
+        static void NAME(void) {                                                                 \
+                bool ok_mul = true, ok_cios = true, ok_add = true, ok_sub = true, ok_neg = true; \
+                for (int i = 0; i < 20000; i++) {                                                \
+                        HOST a, b, r;                                                            \
+                        RANDOM(&a);                                                              \
+                        RANDOM(&b);                                                              \
+                        if (i == 0)                                                              \
+                                PREFIX##_set_zero(&a);                                           \
+                        if (i == 1)                                                              \
+                                PREFIX##_set_one(&b);                                            \
+                        if (i == 2) {                                                            \
+                                PREFIX##_set_one(&a);                                            \
+                                PREFIX##_neg(&a, &a);                                            \
+                                b = a;                                                           \
+                        }                                                                        \
+                        const DEV da = to_dev<DEV>(a), db = to_dev<DEV>(b);                      \
+                        PREFIX##_mul(&r, &a, &b);                                                \
+                        ok_mul &= same(da * db, r);                                              \
+                        ok_cios &= same(DEV::mont_mul(da, db), r);                               \
+                        PREFIX##_add(&r, &a, &b);                                                \
+                        ok_add &= same(da + db, r);                                              \
+                        PREFIX##_sub(&r, &a, &b);                                                \
+                        ok_sub &= same(da - db, r);                                              \
+                        PREFIX##_neg(&r, &a);                                                    \
+                        ok_neg &= same(da.neg(), r);                                             \
+                }                                                                                \
+                report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");                         \
+                report(ok_cios, #PREFIX " CIOS mul (the reference form)");                       \
+                report(ok_add, #PREFIX " add");                                                  \
+                report(ok_sub, #PREFIX " sub");                                                  \
+                report(ok_neg, #PREFIX " neg");                                                  \
         }
 FIELD_TEST(test_fr_arith, fr_dev, fr_t, random_fr, fr)
 FIELD_TEST(test_fp_arith, fp_dev, fp_t, random_fp, fp)

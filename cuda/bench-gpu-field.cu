@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The field products and the MSM's mixed addition, alone on the whole card:
+ * how many a second each form of the Montgomery product reaches, inlined
+ * and called out of line (as the MSM's hot loop calls it), and what that
+ * makes of an XYZZ mixed addition. Every form must give the same bits as
+ * mont_mul, or the program fails. Prints a markdown table (bench/RESULTS.md).
+ * Usage: bench-gpu-field [iterations]   (default 4096)
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve.cuh"
+
+using namespace cuzk;
+
+#define CHECK(call)                                                         \
+        do {                                                                \
+                cudaError_t err_ = (call);                                  \
+                if (err_ != cudaSuccess) {                                  \
+                        fprintf(stderr, "bench-gpu-field: %s: %s\n", #call, \
+                                cudaGetErrorString(err_));                  \
+                        exit(1);                                            \
+                }                                                           \
+        } while (0)
+
+template <class F> CUZK_HD_NOINLINE F mul_paired_out_of_line(F a, F b) {
+        return F::mont_mul_paired(a, b);
+}
+
+struct cios_inlined {
+        static constexpr const char *name = "CIOS, inlined";
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return F::mont_mul(a, b);
+        }
+};
+struct cios_called {
+        static constexpr const char *name = "CIOS, called";
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return field_mul_called(a, b);
+        }
+};
+struct paired_inlined {
+        static constexpr const char *name = "paired, inlined";
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return F::mont_mul_paired(a, b);
+        }
+};
+struct paired_called {
+        static constexpr const char *name = "paired, called";
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return mul_paired_out_of_line(a, b);
+        }
+};
+
+/* Two dependent chains of products per thread, as a bucket sum has. */
+template <class F, class Mul> __global__ void product_loop(F *io, unsigned iterations) {
+        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        F a = io[2 * t], b = io[2 * t + 1];
+        const Mul mul;
+        for (unsigned i = 0; i < iterations; i++) {
+                a = mul(a, b);
+                b = mul(b, a);
+        }
+        io[2 * t] = a;
+        io[2 * t + 1] = b;
+}
+
+/* One bucket per thread taking a run of affine points, as level 0 does. */
+template <class Mul>
+__global__ void madd_loop(g1_xyzz_dev *acc, const g1_affine_dev *points, unsigned npoints,
+                          unsigned iterations) {
+        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        g1_xyzz_dev a = acc[t];
+        for (unsigned i = 0; i < iterations; i++) {
+                const g1_affine_dev p = points[(t + i) % npoints];
+                a.add_affine(p, i & 1, Mul());
+        }
+        acc[t] = a;
+}
+
+static void random_limbs(uint32_t *v, size_t words, uint32_t top_mask, size_t limbs) {
+        static uint64_t s = 0x9e3779b97f4a7c15ull;
+        for (size_t i = 0; i < words; i++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                v[i] = (uint32_t)s & ((i % limbs) == limbs - 1 ? top_mask : 0xffffffffu);
+        }
+}
+
+struct launch {
+        unsigned blocks, threads, iterations;
+};
+
+/* Best of three, in products (or additions) per second over the card. */
+template <class F, class Mul>
+static double time_products(const launch &l, const F *input, F *output, size_t count) {
+        F *d;
+        CHECK(cudaMalloc(&d, count * sizeof(F)));
+        cudaEvent_t start, stop;
+        CHECK(cudaEventCreate(&start));
+        CHECK(cudaEventCreate(&stop));
+        float best = 1e30f;
+        for (int r = 0; r < 4; r++) {
+                CHECK(cudaMemcpy(d, input, count * sizeof(F), cudaMemcpyHostToDevice));
+                CHECK(cudaEventRecord(start));
+                product_loop<F, Mul><<<l.blocks, l.threads>>>(d, l.iterations);
+                CHECK(cudaEventRecord(stop));
+                CHECK(cudaEventSynchronize(stop));
+                CHECK(cudaGetLastError());
+                float ms;
+                CHECK(cudaEventElapsedTime(&ms, start, stop));
+                if (r > 0 && ms < best)
+                        best = ms;
+        }
+        CHECK(cudaMemcpy(output, d, count * sizeof(F), cudaMemcpyDeviceToHost));
+        CHECK(cudaFree(d));
+        CHECK(cudaEventDestroy(start));
+        CHECK(cudaEventDestroy(stop));
+        return 2.0 * l.iterations * l.blocks * l.threads / (best * 1e-3);
+}
+
+template <class Mul>
+static double time_madd(const launch &l, const g1_xyzz_dev *input, g1_xyzz_dev *output,
+                        const g1_affine_dev *d_points, unsigned npoints) {
+        const size_t count = (size_t)l.blocks * l.threads;
+        g1_xyzz_dev *d;
+        CHECK(cudaMalloc(&d, count * sizeof(*d)));
+        cudaEvent_t start, stop;
+        CHECK(cudaEventCreate(&start));
+        CHECK(cudaEventCreate(&stop));
+        float best = 1e30f;
+        for (int r = 0; r < 4; r++) {
+                CHECK(cudaMemcpy(d, input, count * sizeof(*d), cudaMemcpyHostToDevice));
+                CHECK(cudaEventRecord(start));
+                madd_loop<Mul><<<l.blocks, l.threads>>>(d, d_points, npoints, l.iterations);
+                CHECK(cudaEventRecord(stop));
+                CHECK(cudaEventSynchronize(stop));
+                CHECK(cudaGetLastError());
+                float ms;
+                CHECK(cudaEventElapsedTime(&ms, start, stop));
+                if (r > 0 && ms < best)
+                        best = ms;
+        }
+        CHECK(cudaMemcpy(output, d, count * sizeof(*d), cudaMemcpyDeviceToHost));
+        CHECK(cudaFree(d));
+        CHECK(cudaEventDestroy(start));
+        CHECK(cudaEventDestroy(stop));
+        return (double)l.iterations * count / (best * 1e-3);
+}
+
+static bool same_bytes(const void *a, const void *b, size_t n, const char *what) {
+        if (memcmp(a, b, n) == 0)
+                return true;
+        fprintf(stderr, "bench-gpu-field: %s differs from the CIOS product's result\n", what);
+        return false;
+}
+
+template <class F>
+static bool product_rows(const char *field_name, const launch &l, uint32_t top_mask) {
+        const size_t count = 2 * (size_t)l.blocks * l.threads;
+        F *input = (F *)malloc(count * sizeof(F)), *ref = (F *)malloc(count * sizeof(F)),
+          *out = (F *)malloc(count * sizeof(F));
+        if (!input || !ref || !out) {
+                fprintf(stderr, "bench-gpu-field: out of host memory\n");
+                exit(1);
+        }
+        random_limbs(input->v, count * F::N, top_mask, F::N);
+        const double base = time_products<F, cios_inlined>(l, input, ref, count);
+        bool ok = true;
+        double rate[4] = {base, 0, 0, 0};
+        rate[1] = time_products<F, cios_called>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "CIOS, called");
+        rate[2] = time_products<F, paired_inlined>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "paired, inlined");
+        rate[3] = time_products<F, paired_called>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "paired, called");
+        const char *names[4] = {cios_inlined::name, cios_called::name, paired_inlined::name,
+                                paired_called::name};
+        for (int i = 0; i < 4; i++)
+                printf("| %s product | %s | %.3g | %.1f | %.2fx |\n", field_name, names[i], rate[i],
+                       1e12 / rate[i], base / rate[i]);
+        free(input);
+        free(ref);
+        free(out);
+        return ok;
+}
+
+static bool madd_rows(const launch &l) {
+        const size_t count = (size_t)l.blocks * l.threads;
+        const unsigned npoints = 1u << 16;
+        g1_xyzz_dev *input = (g1_xyzz_dev *)malloc(count * sizeof(g1_xyzz_dev)),
+                    *ref = (g1_xyzz_dev *)malloc(count * sizeof(g1_xyzz_dev)),
+                    *out = (g1_xyzz_dev *)malloc(count * sizeof(g1_xyzz_dev));
+        g1_affine_dev *points = (g1_affine_dev *)malloc(npoints * sizeof(g1_affine_dev));
+        if (!input || !ref || !out || !points) {
+                fprintf(stderr, "bench-gpu-field: out of host memory\n");
+                exit(1);
+        }
+        /* The formulas do not need points on the curve: random coordinates
+         * below p exercise the same instructions (no two are equal). */
+        random_limbs(input->x.v, count * 4 * 12, 0x0fffffffu, 12);
+        random_limbs(points->x.v, (size_t)npoints * 2 * 12, 0x0fffffffu, 12);
+        g1_affine_dev *d_points;
+        CHECK(cudaMalloc(&d_points, npoints * sizeof(g1_affine_dev)));
+        CHECK(cudaMemcpy(d_points, points, npoints * sizeof(g1_affine_dev),
+                         cudaMemcpyHostToDevice));
+        const double base = time_madd<mul_called>(l, input, ref, d_points, npoints);
+        const double paired = time_madd<paired_called>(l, input, out, d_points, npoints);
+        const bool ok = same_bytes(out, ref, count * sizeof(*out), "the paired mixed addition");
+        printf("| G1 mixed addition | CIOS, called | %.3g | %.1f | 1.00x |\n", base, 1e12 / base);
+        printf("| G1 mixed addition | paired, called | %.3g | %.1f | %.2fx |\n", paired,
+               1e12 / paired, base / paired);
+        CHECK(cudaFree(d_points));
+        free(input);
+        free(ref);
+        free(out);
+        free(points);
+        return ok;
+}
+
+int main(int argc, char **argv) {
+        const unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4096;
+        int sms;
+        CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        cudaDeviceProp prop;
+        CHECK(cudaGetDeviceProperties(&prop, 0));
+        printf("%s, %d SMs, %u iterations a thread\n\n", prop.name, sms, iterations);
+        printf("| what | form | per second (card) | ps each (card) | time vs the first |\n");
+        printf("|---|---|---|---|---|\n");
+        const launch l = {(unsigned)sms * 8, 128, iterations};
+        bool ok = product_rows<fp_dev>("Fp", l, 0x0fffffffu);
+        ok &= product_rows<fr_dev>("Fr", l, 0x0fffffffu);
+        const launch m = {(unsigned)sms * 8, 128, iterations / 8 ? iterations / 8 : 1};
+        ok &= madd_rows(m);
+        return ok ? 0 : 1;
+}
