@@ -20,6 +20,7 @@ template <class F> struct xyzz_point;
 
 /* A product out of line, operands and result by value (in registers). */
 template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b);
+template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a);
 
 /*
  * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
@@ -31,10 +32,17 @@ struct mul_inlined {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
                 return a * b;
         }
+        template <class F> CUZK_HD F sqr(const F &a) const {
+                return a.sqr();
+        }
 };
 struct mul_called {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
                 return field_mul_called(a, b);
+        }
+        /* Fp2 squares with two Fp products instead of Karatsuba's three. */
+        template <class F> CUZK_HD F sqr(const F &a) const {
+                return field_sqr_called(a);
         }
 };
 
@@ -113,8 +121,8 @@ template <class F> struct xyzz_point {
                         *this = t;
                         return;
                 }
-                const F pp = mul(pd, pd), ppp = mul(pd, pp), q = mul(x, pp);
-                const F x3 = mul(r, r) - ppp - q.dbl();
+                const F pp = mul.sqr(pd), ppp = mul(pd, pp), q = mul(x, pp);
+                const F x3 = mul.sqr(r) - ppp - q.dbl();
                 y = mul(r, q - x3) - mul(y, ppp);
                 x = x3;
                 zz = mul(zz, pp);
@@ -176,6 +184,10 @@ template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz_point<F> &acc, const xyzz
 
 template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b) {
         return a * b;
+}
+
+template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a) {
+        return a.sqr();
 }
 
 template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {
