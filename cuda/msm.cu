@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <new>
+#include <type_traits>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -99,6 +100,17 @@ struct msm_profile {
 static bool msm_called_mul(void) {
         const char *e = getenv("CUZK_MSM_CALLED_MUL");
         return !(e && strcmp(e, "0") == 0);
+}
+
+/* Wider windows for one batch of 2^26 G1 points or more: device-resident
+ * at 2^26, c = 18 (15 windows) took 511 ms against 554 ms at c = 16 (run
+ * 13). Batched MSMs (2^23 points each) and G2, whose window reduction
+ * costs three times as much an addition, stay at 16: host-to-host 2^26
+ * went from 571 to 630 ms at 18, and the 2^27 B_G2 tail from 0.33 to
+ * 0.56 s (runs 13 and 14). */
+template <class Curve> static uint32_t msm_max_c(size_t n, uint32_t batches) {
+        return std::is_same<Curve, g1_curve>::value && batches <= 1 && n >= ((size_t)1 << 26) ? 18
+                                                                                              : 16;
 }
 
 /* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
@@ -328,7 +340,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        msm_config cfg = msm_make_config(n, batches);
+        msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n, batches));
         cfg.called_mul = msm_called_mul();
         msm_window_bits_override(&cfg);
         if (split && cfg.batches == 1 && msm_split_wanted()) {

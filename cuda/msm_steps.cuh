@@ -106,12 +106,12 @@ inline uint32_t msm_level0_segment(uint64_t n, uint32_t c) {
 
 /*
  * For batches of n points (total / batches, rounded up).
- * c: about log2(n) - 4, at most 16 (2^15 buckets per window keep the
- * window reduction short). Groups: at most 2^26 keys sorted at once (1 GiB
- * of keys and values, double-buffered). Segments at level 0: an eighth of
- * an average bucket, between 8 and 256 points.
+ * c: about log2(n) - 4, at most max_c (16 unless the caller measured
+ * better: 2^15 buckets per window keep the window reduction short). Groups: at most 2^26 keys
+ * sorted at once (1 GiB of keys and values, double-buffered). Segments at level 0: an eighth of an
+ * average bucket, between 8 and 256 points.
  */
-inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
+inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max_c = 16) {
         msm_config cfg = {};
 
         cfg.total = total;
@@ -121,7 +121,7 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches) {
         const uint64_t n = (total + cfg.batches - 1) / cfg.batches;
         const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
         cfg.n = n;
-        cfg.c = log_n < 9 ? 5 : log_n - 4 > 16 ? 16 : log_n - 4;
+        cfg.c = log_n < 9 ? 5 : log_n - 4 > max_c ? max_c : log_n - 4;
         cfg.windows = 255 / cfg.c + 1;
         cfg.buckets = 1u << (cfg.c - 1);
         cfg.group = (uint32_t)((1ull << 26) / (n ? n : 1));
