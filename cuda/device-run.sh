@@ -19,8 +19,9 @@
 # called (CUZK_MSM_CALLED_MUL), then, where Nsight Compute's ncu is found,
 # that loop of one 2^20 MSM through it in both forms (clocks as found).
 # --table is issue 6's acceptance table in one run (~7 minutes, no
-# self-test): bench-cuda's MSM 2^20..2^26 and NTT 2^20..2^27 rows, then
-# bench-gpu-prove's whole partitions at 2^24, 2^26 and 2^27.
+# self-test): bench-gpu-field's product forms (where built), bench-cuda's
+# MSM 2^20..2^26 and NTT 2^20..2^27 rows, then bench-gpu-prove's whole
+# partitions at 2^24, 2^26 and 2^27.
 # Exit status: the self-test's (0 pass, 1 fail, 77 no device), or the
 # benchmark's when the self-test passed.
 set -u -o pipefail
@@ -84,6 +85,13 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,
 nproc | sed 's/^/cpu cores: /' | tee -a "$logs/device.log"
 
 if [ "$mode" = "--table" ]; then
+        field=0
+        if [ -x "$build/cuda/bench-gpu-field" ]; then
+                echo "== products: bench-gpu-field 4096"
+                timeout 60 stdbuf -oL -eL "$build/cuda/bench-gpu-field" 4096 2>&1 |
+                        tee "$logs/field.log"
+                field=$?
+        fi
         echo "== primitives: bench-cuda 20 26 20 27"
         timeout 240 stdbuf -oL -eL "$build/cuda/bench-cuda" 20 26 20 27 2>&1 | tee "$logs/bench.log"
         status=$?
@@ -91,7 +99,7 @@ if [ "$mode" = "--table" ]; then
         timeout 330 stdbuf -oL -eL "$build/cuda/bench-gpu-prove" 24 26 27 2>&1 |
                 tee "$logs/partitions.log"
         partitions=$?
-        exit $((status ? status : partitions))
+        exit $((field ? field : status ? status : partitions))
 fi
 
 if [ "$mode" = "--quick" ] || [ "$mode" = "--partitions" ]; then
