@@ -34,33 +34,22 @@ template <class F> CUZK_HD_NOINLINE F mul_paired_out_of_line(F a, F b) {
         return F::mont_mul_paired(a, b);
 }
 
-struct cios_inlined {
-        static constexpr const char *name = "CIOS, inlined";
+/* One form of the product: CIOS or paired, inlined or called out of line
+ * (as the MSM's hot loop calls it). */
+template <bool Paired, bool Called> struct product_form {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return F::mont_mul(a, b);
-        }
-};
-struct cios_called {
-        static constexpr const char *name = "CIOS, called";
-        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return mul_cios_out_of_line(a, b);
+                if (Called)
+                        return Paired ? mul_paired_out_of_line(a, b) : mul_cios_out_of_line(a, b);
+                return Paired ? F::mont_mul_paired(a, b) : F::mont_mul(a, b);
         }
         template <class F> CUZK_HD F sqr(const F &a) const {
-                return mul_cios_out_of_line(a, a);
+                return (*this)(a, a);
         }
 };
-struct paired_inlined {
-        static constexpr const char *name = "paired, inlined";
-        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return F::mont_mul_paired(a, b);
-        }
-};
-struct paired_called {
-        static constexpr const char *name = "paired, called";
-        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return mul_paired_out_of_line(a, b);
-        }
-};
+using cios_inlined = product_form<false, false>;
+using cios_called = product_form<false, true>;
+using paired_inlined = product_form<true, false>;
+using paired_called = product_form<true, true>;
 
 /* Two dependent chains of products per thread, as a bucket sum has. */
 template <class F, class Mul> __global__ void product_loop(F *io, unsigned iterations) {
@@ -100,19 +89,20 @@ struct launch {
         unsigned blocks, threads, iterations;
 };
 
-/* Best of three, in products (or additions) per second over the card. */
-template <class F, class Mul>
-static double time_products(const launch &l, const F *input, F *output, size_t count) {
-        F *d;
-        CHECK(cudaMalloc(&d, count * sizeof(F)));
+/* Best of three timed launches after a warm-up, each on a fresh copy of
+ * input (count T's), in ms; output gets the last launch's result. */
+template <class T, class Launch>
+static float best_ms(const T *input, T *output, size_t count, Launch launch) {
+        T *d;
+        CHECK(cudaMalloc(&d, count * sizeof(T)));
         cudaEvent_t start, stop;
         CHECK(cudaEventCreate(&start));
         CHECK(cudaEventCreate(&stop));
         float best = 1e30f;
         for (int r = 0; r < 4; r++) {
-                CHECK(cudaMemcpy(d, input, count * sizeof(F), cudaMemcpyHostToDevice));
+                CHECK(cudaMemcpy(d, input, count * sizeof(T), cudaMemcpyHostToDevice));
                 CHECK(cudaEventRecord(start));
-                product_loop<F, Mul><<<l.blocks, l.threads>>>(d, l.iterations);
+                launch(d);
                 CHECK(cudaEventRecord(stop));
                 CHECK(cudaEventSynchronize(stop));
                 CHECK(cudaGetLastError());
@@ -121,40 +111,31 @@ static double time_products(const launch &l, const F *input, F *output, size_t c
                 if (r > 0 && ms < best)
                         best = ms;
         }
-        CHECK(cudaMemcpy(output, d, count * sizeof(F), cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(output, d, count * sizeof(T), cudaMemcpyDeviceToHost));
         CHECK(cudaFree(d));
         CHECK(cudaEventDestroy(start));
         CHECK(cudaEventDestroy(stop));
-        return 2.0 * l.iterations * l.blocks * l.threads / (best * 1e-3);
+        return best;
 }
 
+/* Products per second over the card. */
+template <class F, class Mul>
+static double time_products(const launch &l, const F *input, F *output, size_t count) {
+        const float ms = best_ms(input, output, count, [&](F *d) {
+                product_loop<F, Mul><<<l.blocks, l.threads>>>(d, l.iterations);
+        });
+        return 2.0 * l.iterations * l.blocks * l.threads / (ms * 1e-3);
+}
+
+/* Mixed additions per second over the card. */
 template <class Mul>
 static double time_madd(const launch &l, const g1_xyzz_dev *input, g1_xyzz_dev *output,
                         const g1_affine_dev *d_points, unsigned npoints) {
         const size_t count = (size_t)l.blocks * l.threads;
-        g1_xyzz_dev *d;
-        CHECK(cudaMalloc(&d, count * sizeof(*d)));
-        cudaEvent_t start, stop;
-        CHECK(cudaEventCreate(&start));
-        CHECK(cudaEventCreate(&stop));
-        float best = 1e30f;
-        for (int r = 0; r < 4; r++) {
-                CHECK(cudaMemcpy(d, input, count * sizeof(*d), cudaMemcpyHostToDevice));
-                CHECK(cudaEventRecord(start));
+        const float ms = best_ms(input, output, count, [&](g1_xyzz_dev *d) {
                 madd_loop<Mul><<<l.blocks, l.threads>>>(d, d_points, npoints, l.iterations);
-                CHECK(cudaEventRecord(stop));
-                CHECK(cudaEventSynchronize(stop));
-                CHECK(cudaGetLastError());
-                float ms;
-                CHECK(cudaEventElapsedTime(&ms, start, stop));
-                if (r > 0 && ms < best)
-                        best = ms;
-        }
-        CHECK(cudaMemcpy(output, d, count * sizeof(*d), cudaMemcpyDeviceToHost));
-        CHECK(cudaFree(d));
-        CHECK(cudaEventDestroy(start));
-        CHECK(cudaEventDestroy(stop));
-        return (double)l.iterations * count / (best * 1e-3);
+        });
+        return (double)l.iterations * count / (ms * 1e-3);
 }
 
 static bool same_bytes(const void *a, const void *b, size_t n, const char *what) {
@@ -183,8 +164,8 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, inlined");
         rate[3] = time_products<F, paired_called>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, called");
-        const char *names[4] = {cios_inlined::name, cios_called::name, paired_inlined::name,
-                                paired_called::name};
+        const char *names[4] = {"CIOS, inlined", "CIOS, called", "paired, inlined",
+                                "paired, called"};
         for (int i = 0; i < 4; i++)
                 printf("| %s product | %s | %.3g | %.1f | %.2fx |\n", field_name, names[i], rate[i],
                        1e12 / rate[i], base / rate[i]);
