@@ -24,9 +24,11 @@ template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a);
 
 /*
  * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
- * copies of the ~420-instruction product, over 100 KB of code per loop
- * body: on the H200 a third of the issue stalls were instruction fetch
- * (Nsight Compute, run 2). Called, every product runs one copy.
+ * copies of the product: with the ~680-instruction CIOS form that was over
+ * 100 KB of code per loop body, and on the H200 a third of the issue stalls
+ * were instruction fetch (Nsight Compute, run 2). Called, every product
+ * runs one copy. With the ~420-instruction paired form the two are level
+ * (run 13); the MSM keeps the called one.
  */
 struct mul_inlined {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {

@@ -314,7 +314,7 @@ template <class P> struct alignas(16) field {
                 return reduce_once(r);
         }
 
-        /* The paired form: 0.64x the CIOS product's time for Fp and 0.72x
+        /* The paired form: 0.65x the CIOS product's time for Fp and 0.72x
          * for Fr on the H200 (bench-gpu-field, run 13), because ptxas fuses
          * each adjacent lo/hi pair into one wide multiply-add. */
         CUZK_HD friend field operator*(const field &a, const field &b) {

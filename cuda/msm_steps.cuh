@@ -107,9 +107,10 @@ inline uint32_t msm_level0_segment(uint64_t n, uint32_t c) {
 /*
  * For batches of n points (total / batches, rounded up).
  * c: about log2(n) - 4, at most max_c (16 unless the caller measured
- * better: 2^15 buckets per window keep the window reduction short). Groups: at most 2^26 keys
- * sorted at once (1 GiB of keys and values, double-buffered). Segments at level 0: an eighth of an
- * average bucket, between 8 and 256 points.
+ * better: 2^15 buckets per window keep the window reduction short).
+ * Groups: at most 2^26 keys sorted at once (1 GiB of keys and values,
+ * double-buffered). Segments at level 0: an eighth of an average bucket,
+ * between 8 and 256 points.
  */
 inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max_c = 16) {
         msm_config cfg = {};
