@@ -5,7 +5,7 @@
  * and called out of line (as the MSM's hot loop calls it), and what that
  * makes of an XYZZ mixed addition. Every form must give the same bits as
  * mont_mul, or the program fails. Prints a markdown table (bench/RESULTS.md).
- * Usage: bench-gpu-field [iterations]   (default 4096)
+ * Usage: bench-gpu-field [iterations]   (default 4096; exit 77 without a GPU)
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -209,7 +209,24 @@ static bool madd_rows(const launch &l) {
 }
 
 int main(int argc, char **argv) {
-        const unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4096;
+        unsigned iterations = 4096;
+        if (argc > 1) {
+                char *end;
+                const unsigned long v = strtoul(argv[1], &end, 10);
+                if (*argv[1] == '\0' || *end != '\0' || v < 1 || v > (1ul << 20)) {
+                        fprintf(stderr, "bench-gpu-field: iterations '%s': expected 1 to 1048576\n",
+                                argv[1]);
+                        return 2;
+                }
+                iterations = (unsigned)v;
+        }
+        int devices = 0;
+        const cudaError_t found = cudaGetDeviceCount(&devices);
+        if (found != cudaSuccess || devices < 1) {
+                fprintf(stderr, "bench-gpu-field: no usable CUDA device (%s)\n",
+                        found != cudaSuccess ? cudaGetErrorString(found) : "none found");
+                return 77;
+        }
         int sms;
         CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         cudaDeviceProp prop;
