@@ -93,13 +93,18 @@ struct msm_profile {
         }
 };
 
+/* A comparison switch: on unless the variable `name` is set to 0. */
+static bool msm_switch_on(const char *name) {
+        const char *e = getenv(name);
+        return !(e && strcmp(e, "0") == 0);
+}
+
 /* Level 0 multiplies through mul_called (curve.cuh) unless
  * CUZK_MSM_CALLED_MUL=0: on the H200 (run 3) the called form took 2^26
  * from 1077 to 793 ms device-resident (one copy of the product's code
  * instead of ten inlined ones, which stalled on instruction fetch). */
 static bool msm_called_mul(void) {
-        const char *e = getenv("CUZK_MSM_CALLED_MUL");
-        return !(e && strcmp(e, "0") == 0);
+        return msm_switch_on("CUZK_MSM_CALLED_MUL");
 }
 
 /* Wider windows for one batch of 2^26 G1 points or more: device-resident
@@ -132,8 +137,7 @@ static void msm_window_bits_override(msm_config *cfg) {
 /* CUZK_MSM_SPLIT=0 puts 0s and 1s through the digits like any scalar
  * (for comparisons). */
 static bool msm_split_wanted(void) {
-        const char *e = getenv("CUZK_MSM_SPLIT");
-        return !(e && strcmp(e, "0") == 0);
+        return msm_switch_on("CUZK_MSM_SPLIT");
 }
 
 struct device_msm_backend {
