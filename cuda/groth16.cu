@@ -116,26 +116,19 @@ struct witness_split {
         gpu_msm_split a, b, l;
 };
 
-static void count_class(gpu_msm_split *s, const fr_t *v) {
-        const bool one = fr_is_one(v);
-        s->one += one;
-        s->big += !one && !fr_is_zero(v);
-}
-
 static void split_witness(const struct groth16_pk *pk, const fr_t *w, witness_split *ret) {
         uint64_t a_big = 0, a_one = 0, b_big = 0, b_one = 0, l_big = 0, l_one = 0;
         const size_t n = pk->n_vars, l_first = pk->n_public + 1;
 
 #pragma omp parallel for schedule(static) reduction(+ : a_big, a_one, b_big, b_one, l_big, l_one)
         for (size_t j = 0; j < n; j++) {
-                gpu_msm_split s = {0, 0};
-                count_class(&s, &w[j]);
+                const bool one = fr_is_one(&w[j]), big = !one && !fr_is_zero(&w[j]);
                 if (!pk->a_density || wire_density_has(pk->a_density, j))
-                        a_big += s.big, a_one += s.one;
+                        a_big += big, a_one += one;
                 if (!pk->b_density || wire_density_has(pk->b_density, j))
-                        b_big += s.big, b_one += s.one;
+                        b_big += big, b_one += one;
                 if (j >= l_first)
-                        l_big += s.big, l_one += s.one;
+                        l_big += big, l_one += one;
         }
         *ret = {{a_big, a_one}, {b_big, b_one}, {l_big, l_one}};
 }
