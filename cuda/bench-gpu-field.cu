@@ -35,7 +35,8 @@ template <class F> CUZK_HD_NOINLINE F mul_paired_out_of_line(F a, F b) {
 }
 
 /* One form of the product: CIOS or paired, inlined or called out of line
- * (as the MSM's hot loop calls it). */
+ * (as the MSM's hot loop calls it); squares and sums of two products as
+ * plain products. */
 template <bool Paired, bool Called> struct product_form {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
                 if (Called)
@@ -45,11 +46,27 @@ template <bool Paired, bool Called> struct product_form {
         template <class F> CUZK_HD F sqr(const F &a) const {
                 return (*this)(a, a);
         }
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return (*this)(a, b) + (*this)(c, d);
+        }
 };
 using cios_inlined = product_form<false, false>;
 using cios_called = product_form<false, true>;
 using paired_inlined = product_form<true, false>;
 using paired_called = product_form<true, true>;
+
+/* The other operations as a product_loop step, each with its form built
+ * from CIOS products to compare bits against: a^2, and a b + b^2. */
+template <class Mul> struct squaring {
+        template <class F> CUZK_HD F operator()(const F &a, const F &) const {
+                return Mul().sqr(a);
+        }
+};
+template <class Mul> struct sum_of_products {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return Mul().mul_add(a, b, b, b);
+        }
+};
 
 /* Two dependent chains of products per thread, as a bucket sum has. */
 template <class F, class Mul> __global__ void product_loop(F *io, unsigned iterations) {
@@ -145,6 +162,20 @@ static bool same_bytes(const void *a, const void *b, size_t n, const char *what)
         return false;
 }
 
+/* An operation made of CIOS products (called), then as the MSM calls it:
+ * the same bits, and the time of each against the CIOS product's. */
+template <class F, template <class> class Op>
+static bool other_rows(const char *field_name, const char *op_name, const launch &l, const F *input,
+                       F *ref, F *out, size_t count) {
+        const double base = time_products<F, Op<cios_called>>(l, input, ref, count);
+        const double fast = time_products<F, Op<mul_called>>(l, input, out, count);
+        printf("| %s %s | CIOS products, called | %.3g | %.1f | - |\n", field_name, op_name, base,
+               1e12 / base);
+        printf("| %s %s | the MSM's (called) | %.3g | %.1f | %.2fx the CIOS one |\n", field_name,
+               op_name, fast, 1e12 / fast, base / fast);
+        return same_bytes(out, ref, count * sizeof(F), op_name);
+}
+
 template <class F>
 static bool product_rows(const char *field_name, const launch &l, uint32_t top_mask) {
         const size_t count = 2 * (size_t)l.blocks * l.threads;
@@ -169,6 +200,10 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         for (int i = 0; i < 4; i++)
                 printf("| %s product | %s | %.3g | %.1f | %.2fx |\n", field_name, names[i], rate[i],
                        1e12 / rate[i], base / rate[i]);
+        ok &= other_rows<F, squaring>(field_name, "square", l, input, ref, out, count);
+        if constexpr (F::N == 12) /* a b + c d needs Fp's spare top bits */
+                ok &= other_rows<F, sum_of_products>(field_name, "a b + b^2", l, input, ref, out,
+                                                     count);
         free(input);
         free(ref);
         free(out);
@@ -195,11 +230,16 @@ static bool madd_rows(const launch &l) {
         CHECK(cudaMemcpy(d_points, points, npoints * sizeof(g1_affine_dev),
                          cudaMemcpyHostToDevice));
         const double base = time_madd<cios_called>(l, input, ref, d_points, npoints);
-        const double paired = time_madd<mul_called>(l, input, out, d_points, npoints);
-        const bool ok = same_bytes(out, ref, count * sizeof(*out), "the MSM's mixed addition");
+        const double paired = time_madd<paired_called>(l, input, out, d_points, npoints);
+        bool ok = same_bytes(out, ref, count * sizeof(*out), "the paired products' mixed addition");
+        const double msm = time_madd<mul_called>(l, input, out, d_points, npoints);
+        ok &= same_bytes(out, ref, count * sizeof(*out), "the MSM's mixed addition");
         printf("| G1 mixed addition | CIOS, called | %.3g | %.1f | 1.00x |\n", base, 1e12 / base);
-        printf("| G1 mixed addition | the MSM's (paired, called) | %.3g | %.1f | %.2fx |\n", paired,
-               1e12 / paired, base / paired);
+        printf("| G1 mixed addition | paired products only, called | %.3g | %.1f | %.2fx |\n",
+               paired, 1e12 / paired, base / paired);
+        printf("| G1 mixed addition | the MSM's (paired, squares, y3 as a b + c d) | %.3g | %.1f | "
+               "%.2fx |\n",
+               msm, 1e12 / msm, base / msm);
         CHECK(cudaFree(d_points));
         free(input);
         free(ref);

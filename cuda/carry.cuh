@@ -28,6 +28,15 @@ CUZK_HD uint32_t mul_hi(uint32_t a, uint32_t b) {
 #endif
 }
 
+/* (hi << 1) | (lo >> 31): one limb of a multi-limb doubling. */
+CUZK_HD uint32_t shift_left_1(uint32_t hi, uint32_t lo) {
+#ifdef __CUDA_ARCH__
+        return __funnelshift_l(lo, hi, 1);
+#else
+        return (hi << 1) | (lo >> 31);
+#endif
+}
+
 struct carry_chain {
         uint32_t cc = 0; /* the host's carry (or borrow) flag; unused on the device */
 

@@ -45,7 +45,7 @@ enum gpu_slot {
 };
 
 /* Point batches of a host-to-host MSM whose copies overlap the work. */
-#define GPU_MSM_MAX_BATCHES 8
+#define GPU_MSM_MAX_BATCHES 16
 
 /* Pinned buffers that pageable host memory passes through (gpu_copy_staged). */
 #define GPU_STAGES 4
@@ -148,10 +148,21 @@ int gpu_msm_collect(gpu_context_t *ctx);
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);
 
+/* Step::min_blocks where a step has it, else 1: the blocks per SM its
+ * registers must leave room for. */
+template <class Step> constexpr unsigned step_min_blocks(decltype(Step::min_blocks) *) {
+        return Step::min_blocks;
+}
+template <class Step> constexpr unsigned step_min_blocks(...) {
+        return 1;
+}
+
 /* Runs step(i) for i < count, one thread each, on the context's stream.
- * Step::block_threads sets the block size (a register budget). */
+ * Step::block_threads sets the block size (a register budget), and
+ * Step::min_blocks, if set, how many such blocks an SM must hold. */
 template <class Step>
-__global__ void __launch_bounds__(Step::block_threads) gpu_step_kernel(Step step, uint64_t count) {
+__global__ void __launch_bounds__(Step::block_threads, step_min_blocks<Step>(nullptr))
+        gpu_step_kernel(Step step, uint64_t count) {
         const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         if (i < count)
                 step(i);

@@ -21,6 +21,7 @@ template <class F> struct xyzz_point;
 /* A product out of line, operands and result by value (in registers). */
 template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b);
 template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a);
+template <class F> CUZK_HD_NOINLINE F field_mul_add_called(F a, F b, F c, F d);
 
 /*
  * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
@@ -37,6 +38,10 @@ struct mul_inlined {
         template <class F> CUZK_HD F sqr(const F &a) const {
                 return a.sqr();
         }
+        /* a b + c d, one reduction where F has it (Fp) */
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return F::mul_add(a, b, c, d);
+        }
 };
 struct mul_called {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
@@ -45,6 +50,9 @@ struct mul_called {
         /* Fp2 squares with two Fp products instead of Karatsuba's three. */
         template <class F> CUZK_HD F sqr(const F &a) const {
                 return field_sqr_called(a);
+        }
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return field_mul_add_called(a, b, c, d);
         }
 };
 
@@ -85,7 +93,7 @@ template <class F> struct xyzz_point {
                 const F x2 = x.sqr(), m = x2.dbl() + x2;
                 xyzz_point r;
                 r.x = m.sqr() - s.dbl();
-                r.y = m * (s - r.x) - w * y;
+                r.y = F::mul_add(m, s - r.x, w, y.neg());
                 r.zz = v;
                 r.zzz = w;
                 return r;
@@ -95,7 +103,7 @@ template <class F> struct xyzz_point {
                 const F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
                 const F x2 = x.sqr(), m = x2.dbl() + x2;
                 const F x3 = m.sqr() - s.dbl();
-                y = m * (s - x3) - w * y;
+                y = F::mul_add(m, s - x3, w, y.neg());
                 x = x3;
                 zz = zz * v;
                 zzz = zzz * w;
@@ -123,12 +131,12 @@ template <class F> struct xyzz_point {
                         *this = t;
                         return;
                 }
+                /* ordered so that few values are live across each call */
                 const F pp = mul.sqr(pd), ppp = mul(pd, pp), q = mul(x, pp);
-                const F x3 = mul.sqr(r) - ppp - q.dbl();
-                y = mul(r, q - x3) - mul(y, ppp);
-                x = x3;
                 zz = mul(zz, pp);
                 zzz = mul(zzz, ppp);
+                x = mul.sqr(r) - ppp - q.dbl();
+                y = mul.mul_add(r, q - x, y.neg(), ppp);
         }
 
         CUZK_HD void add(const xyzz_point &b) {
@@ -148,7 +156,7 @@ template <class F> struct xyzz_point {
                 }
                 const F pp = pd.sqr(), ppp = pd * pp, q = u1 * pp;
                 const F x3 = r.sqr() - ppp - q.dbl();
-                y = r * (q - x3) - s1 * ppp;
+                y = F::mul_add(r, q - x3, s1.neg(), ppp);
                 x = x3;
                 zz = zz * b.zz * pp;
                 zzz = zzz * b.zzz * ppp;
@@ -192,6 +200,10 @@ template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a) {
         return a.sqr();
 }
 
+template <class F> CUZK_HD_NOINLINE F field_mul_add_called(F a, F b, F c, F d) {
+        return F::mul_add(a, b, c, d);
+}
+
 template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {
         xyzz_point<F> a = acc;
         a.dbl();
@@ -210,18 +222,23 @@ using g2_xyzz_dev = xyzz_point<fp2_dev>;
 static_assert(sizeof(g2_affine_dev) == 192, "g2_affine_dev must match g2_affine_t");
 static_assert(sizeof(g2_xyzz_dev) == 384, "g2_xyzz_dev must match g2_xyzz_t");
 
-/* What the MSM steps need to know of a group: its point types and how many
- * threads per block its curve arithmetic leaves registers for. */
+/* What the MSM steps need to know of a group: its point types, how many
+ * threads per block its curve arithmetic leaves registers for, and how many
+ * blocks an SM must hold at level 0. */
 struct g1_curve {
         using affine = g1_affine_dev;
         using xyzz = g1_xyzz_dev;
         static constexpr unsigned curve_block_threads = 128;
+        /* level 0 at 12 warps an SM (170 registers): the square and the sum
+         * of products want ~190 unbounded, which would leave 8 */
+        static constexpr unsigned level0_min_blocks = 3;
 };
 
 struct g2_curve {
         using affine = g2_affine_dev;
         using xyzz = g2_xyzz_dev;
         static constexpr unsigned curve_block_threads = 64;
+        static constexpr unsigned level0_min_blocks = 1;
 };
 
 } // namespace cuzk

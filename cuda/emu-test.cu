@@ -81,6 +81,7 @@ template <class D, class H> static bool same(const D &d, const H &h) {
 #define FIELD_TEST(NAME, DEV, HOST, RANDOM, PREFIX)                                              \
         static void NAME(void) {                                                                 \
                 bool ok_mul = true, ok_cios = true, ok_add = true, ok_sub = true, ok_neg = true; \
+                bool ok_sqr = true;                                                              \
                 for (int i = 0; i < 20000; i++) {                                                \
                         HOST a, b, r;                                                            \
                         RANDOM(&a);                                                              \
@@ -98,6 +99,8 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                         PREFIX##_mul(&r, &a, &b);                                                \
                         ok_mul &= same(da * db, r);                                              \
                         ok_cios &= same(DEV::mont_mul(da, db), r);                               \
+                        PREFIX##_mul(&r, &a, &a);                                                \
+                        ok_sqr &= same(da.sqr(), r);                                             \
                         PREFIX##_add(&r, &a, &b);                                                \
                         ok_add &= same(da + db, r);                                              \
                         PREFIX##_sub(&r, &a, &b);                                                \
@@ -107,12 +110,40 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                 }                                                                                \
                 report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");                         \
                 report(ok_cios, #PREFIX " CIOS mul (the reference form)");                       \
+                report(ok_sqr, #PREFIX " sqr (cross products once)");                            \
                 report(ok_add, #PREFIX " add");                                                  \
                 report(ok_sub, #PREFIX " sub");                                                  \
                 report(ok_neg, #PREFIX " neg");                                                  \
         }
 FIELD_TEST(test_fr_arith, fr_dev, fr_t, random_fr, fr)
 FIELD_TEST(test_fp_arith, fp_dev, fp_t, random_fp, fp)
+
+/* a b + c d with one reduction, against zk/'s products and sum; all four
+ * at p - 1 is the largest sum the bound must hold for. */
+static void test_fp_mul_add(void) {
+        bool ok = true;
+        for (int i = 0; i < 20000; i++) {
+                fp_t a, b, c, d, ab, cd, r;
+                random_fp(&a);
+                random_fp(&b);
+                random_fp(&c);
+                random_fp(&d);
+                if (i == 0) {
+                        fp_set_one(&a);
+                        fp_neg(&a, &a);
+                        b = c = d = a;
+                }
+                if (i == 1)
+                        fp_set_zero(&c);
+                fp_mul(&ab, &a, &b);
+                fp_mul(&cd, &c, &d);
+                fp_add(&r, &ab, &cd);
+                ok &= same(fp_dev::mul_add(to_dev<fp_dev>(a), to_dev<fp_dev>(b), to_dev<fp_dev>(c),
+                                           to_dev<fp_dev>(d)),
+                           r);
+        }
+        report(ok, "fp a b + c d, one reduction (20000 random, p - 1, 0)");
+}
 
 static void test_fr_canonical_and_pow(void) {
         bool ok_canon = true, ok_pow = true;
@@ -550,6 +581,8 @@ static bool called_mul;
 /* Scalars 0 and 1 kept out of the digits (msm_config.compact) while set,
  * with the counts taken here as the prover takes them: on the host. */
 static bool compact;
+/* Batches grow n/4, n/2, n (msm_ramp) while set. */
+static bool ramp;
 
 template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
@@ -581,15 +614,17 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
                 cfg.group = group;
                 msm_config_refresh(&cfg);
         }
+        if (ramp)
+                msm_ramp(&cfg);
         typename G::jac expect, got;
         int rc = G::cpu_msm(&expect, points.data(), scalars.data(), n);
         int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s",
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s%s",
                  G::name, name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first,
                  cfg.seg_next, cfg.levels, cfg.called_mul ? " (called products)" : "",
-                 cfg.compact ? " (0 and 1 apart)" : "");
+                 cfg.compact ? " (0 and 1 apart)" : "", cfg.ramp ? " (ramped)" : "");
         report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
@@ -610,6 +645,14 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
         test_msm_case<G>("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
+        /* Ramped batches: n/4, n/2, then n; fewer points than the ramp's
+         * first two batches; too few points to ramp. */
+        ramp = true;
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
+        test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 1, 6, 2, 2, 4, false);
+        test_msm_case<G>("small", 40, SCALARS_SMALL, 2, 0, 0, 0, 0, false);
+        test_msm_case<G>("random", 3, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
+        ramp = false;
         called_mul = true;
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
@@ -661,6 +704,7 @@ int main(void) {
         test_density_gather();
         test_fr_arith();
         test_fp_arith();
+        test_fp_mul_add();
         test_fr_canonical_and_pow();
         test_ntt(13, NTT_PASS_MAX_K, NTT_HOST_CHUNKS); /* as host-to-host transforms */
         test_ntt(12, 3, 1);                            /* as device-resident ones */

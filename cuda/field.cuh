@@ -263,28 +263,73 @@ template <class P> struct alignas(16) field {
                 y[N - 1] = d.addc(y[N - 1], 0);
         }
 
-        /* t += q m with q = -t / m mod 2^32: x[0] becomes 0. */
-        CUZK_HD static void paired_redc(uint32_t (&x)[N], uint32_t (&y)[N]) {
-                const uint32_t q = x[0] * P::N0;
+        /* The limbs paired_mad_row multiplies: a value's (registers) or the
+         * modulus's (immediates). */
+        struct value_limbs {
+                const field &f;
+                CUZK_HD uint32_t operator()(int j) const {
+                        return f.v[j];
+                }
+        };
+        struct modulus_limbs {
+                CUZK_HD constexpr uint32_t operator()(int j) const {
+                        return P::modulus(j);
+                }
+        };
+
+        /* t += a k in the frame of paired_row (x aligned, y[k] limb k + 1),
+         * without moving it. */
+        template <class Limbs>
+        CUZK_HD static void paired_mad_row(uint32_t (&x)[N], uint32_t (&y)[N], const Limbs &a,
+                                           uint32_t k) {
                 carry_chain c;
-                y[0] = c.mad_lo_cc(P::modulus(1), q, y[0]);
-                y[1] = c.madc_hi_cc(P::modulus(1), q, y[1]);
+                y[0] = c.mad_lo_cc(a(1), k, y[0]);
+                y[1] = c.madc_hi_cc(a(1), k, y[1]);
                 CUZK_UNROLL
                 for (int j = 2; j < N - 2; j += 2) {
-                        y[j] = c.madc_lo_cc(P::modulus(j + 1), q, y[j]);
-                        y[j + 1] = c.madc_hi_cc(P::modulus(j + 1), q, y[j + 1]);
+                        y[j] = c.madc_lo_cc(a(j + 1), k, y[j]);
+                        y[j + 1] = c.madc_hi_cc(a(j + 1), k, y[j + 1]);
                 }
-                y[N - 2] = c.madc_lo_cc(P::modulus(N - 1), q, y[N - 2]);
-                y[N - 1] = c.madc_hi(P::modulus(N - 1), q, y[N - 1]);
+                y[N - 2] = c.madc_lo_cc(a(N - 1), k, y[N - 2]);
+                y[N - 1] = c.madc_hi(a(N - 1), k, y[N - 1]);
                 carry_chain d;
-                x[0] = d.mad_lo_cc(P::modulus(0), q, x[0]);
-                x[1] = d.madc_hi_cc(P::modulus(0), q, x[1]);
+                x[0] = d.mad_lo_cc(a(0), k, x[0]);
+                x[1] = d.madc_hi_cc(a(0), k, x[1]);
                 CUZK_UNROLL
                 for (int j = 2; j < N; j += 2) {
-                        x[j] = d.madc_lo_cc(P::modulus(j), q, x[j]);
-                        x[j + 1] = d.madc_hi_cc(P::modulus(j), q, x[j + 1]);
+                        x[j] = d.madc_lo_cc(a(j), k, x[j]);
+                        x[j + 1] = d.madc_hi_cc(a(j), k, x[j + 1]);
                 }
                 y[N - 1] = d.addc(y[N - 1], 0);
+        }
+
+        /* t += q m with q = -t / m mod 2^32: x[0] becomes 0. */
+        CUZK_HD static void paired_redc(uint32_t (&x)[N], uint32_t (&y)[N]) {
+                paired_mad_row(x, y, modulus_limbs{}, x[0] * P::N0);
+        }
+
+        /* paired_row without a product: y's limb 0 into x and y two limbs
+         * down, for the rounds of a reduction alone. */
+        CUZK_HD static void paired_shift(uint32_t (&x)[N], uint32_t (&y)[N]) {
+                carry_chain c;
+                x[0] = c.add_cc(x[0], y[1]);
+                CUZK_UNROLL
+                for (int j = 0; j < N - 2; j++)
+                        y[j] = c.addc_cc(y[j + 2], 0);
+                y[N - 2] = c.addc(0, 0);
+                y[N - 1] = 0;
+        }
+
+        /* The paired rounds' end: e (aligned) plus o (one limb up) as n limbs. */
+        CUZK_HD static field paired_merge(const uint32_t (&e)[N], const uint32_t (&o)[N]) {
+                field r;
+                carry_chain c;
+                r.v[0] = c.add_cc(e[0], o[1]);
+                CUZK_UNROLL
+                for (int k = 1; k < N - 1; k++)
+                        r.v[k] = c.addc_cc(e[k], o[k + 1]);
+                r.v[N - 1] = c.addc(e[N - 1], 0);
+                return r;
         }
 
         CUZK_HD static field mont_mul_paired(const field &a, const field &b) {
@@ -304,13 +349,125 @@ template <class P> struct alignas(16) field {
                 }
                 /* After round n - 1 (odd), o is aligned with o[0] = 0 and e
                  * holds limbs 0..n-1 once divided by 2^32. */
-                field r;
+                return reduce_once(paired_merge(e, o));
+        }
+
+        /*
+         * a b + c d with one reduction (y3 of an XYZZ addition is such a
+         * sum): each round adds both rows before its q m. The running value
+         * stays below 4m (< (4 + 3 (2^32 - 1)) m / 2^32) and below 2^(32n+32)
+         * while a round adds when m < 2^(32n - 2), as Fp's is (Fr's is not);
+         * the result (a b + c d + Q m) / R < m + 2 m^2 / R < 2m.
+         */
+        CUZK_HD static field mont_mul_add_paired(const field &a, const field &b, const field &c,
+                                                 const field &d) {
+                static_assert(N % 2 == 0, "the paired product needs an even limb count");
+                static_assert(P::modulus(N - 1) < (1u << 30), "needs m < 2^(32n - 2)");
+                uint32_t e[N], o[N];
+                const value_limbs cl{c};
+                paired_first_row(e, o, a, b.v[0]);
+                paired_mad_row(e, o, cl, d.v[0]);
+                paired_redc(e, o);
+                CUZK_UNROLL
+                for (int i = 1; i < N; i++) {
+                        if (i % 2) {
+                                paired_row(o, e, a, b.v[i]);
+                                paired_mad_row(o, e, cl, d.v[i]);
+                                paired_redc(o, e);
+                        } else {
+                                paired_row(e, o, a, b.v[i]);
+                                paired_mad_row(e, o, cl, d.v[i]);
+                                paired_redc(e, o);
+                        }
+                }
+                return reduce_once(paired_merge(e, o));
+        }
+
+        /*
+         * a^2 with each cross product once: the 2n-limb square
+         * T = 2 sum_{i<j} a_i a_j 2^(32(i+j)) + sum_i a_i^2 2^(64i), then
+         * T / R = redc(T mod R) + T / R's integer part, the reduction by the
+         * paired rounds without rows. Cross products land in u (pairs that
+         * start at an even limb) or v (odd), so that each row's chain in each
+         * never overlaps itself; a row's carry out of its top pair goes into
+         * a limb no earlier row filled past 1. redc(T mod R) <= m and
+         * T / R < m^2 / R < m / 2, so one final subtraction suffices.
+         * n(n-1)/2 + n wide products and n rounds of n, against 2 n^2.
+         */
+        template <int Parity>
+        CUZK_HD static void cross_row(uint32_t (&t)[2 * N], const field &a, int i) {
                 carry_chain c;
-                r.v[0] = c.add_cc(e[0], o[1]);
+                int top = -1;
+                CUZK_UNROLL
+                for (int j = i + 1; j < N; j++) {
+                        const int p = i + j;
+                        if (p % 2 != Parity)
+                                continue;
+                        t[p] = top < 0 ? c.mad_lo_cc(a.v[i], a.v[j], t[p])
+                                       : c.madc_lo_cc(a.v[i], a.v[j], t[p]);
+                        t[p + 1] = c.madc_hi_cc(a.v[i], a.v[j], t[p + 1]);
+                        top = p + 2;
+                }
+                if (top >= 0 && top < 2 * N)
+                        t[top] = c.addc(t[top], 0);
+        }
+
+        CUZK_HD static field mont_sqr_paired(const field &a) {
+                uint32_t u[2 * N], v[2 * N];
+                CUZK_UNROLL
+                for (int k = 0; k < 2 * N; k++)
+                        u[k] = v[k] = 0;
+                CUZK_UNROLL
+                for (int i = 0; i < N - 1; i++) {
+                        cross_row<0>(u, a, i);
+                        cross_row<1>(v, a, i);
+                }
+                /* u = 2 (u + v) + the squares of the limbs */
+                carry_chain c;
+                u[0] = c.add_cc(u[0], v[0]);
+                CUZK_UNROLL
+                for (int k = 1; k < 2 * N - 1; k++)
+                        u[k] = c.addc_cc(u[k], v[k]);
+                u[2 * N - 1] = c.addc(u[2 * N - 1], v[2 * N - 1]);
+                CUZK_UNROLL
+                for (int k = 2 * N - 1; k > 0; k--)
+                        u[k] = shift_left_1(u[k], u[k - 1]);
+                u[0] <<= 1;
+                carry_chain d;
+                u[0] = d.mad_lo_cc(a.v[0], a.v[0], u[0]);
+                u[1] = d.madc_hi_cc(a.v[0], a.v[0], u[1]);
+                CUZK_UNROLL
+                for (int i = 1; i < N - 1; i++) {
+                        u[2 * i] = d.madc_lo_cc(a.v[i], a.v[i], u[2 * i]);
+                        u[2 * i + 1] = d.madc_hi_cc(a.v[i], a.v[i], u[2 * i + 1]);
+                }
+                u[2 * N - 2] = d.madc_lo_cc(a.v[N - 1], a.v[N - 1], u[2 * N - 2]);
+                u[2 * N - 1] = d.madc_hi(a.v[N - 1], a.v[N - 1], u[2 * N - 1]);
+                /* redc of the low half: the paired rounds, rows left out */
+                uint32_t e[N], o[N];
+                CUZK_UNROLL
+                for (int k = 0; k < N; k++) {
+                        e[k] = u[k];
+                        o[k] = 0;
+                }
+                paired_redc(e, o);
+                CUZK_UNROLL
+                for (int i = 1; i < N; i++) {
+                        if (i % 2) {
+                                paired_shift(o, e);
+                                paired_redc(o, e);
+                        } else {
+                                paired_shift(e, o);
+                                paired_redc(e, o);
+                        }
+                }
+                field r = paired_merge(e, o);
+                carry_chain h; /* + the high half; the sum is below 2m */
+                r.v[0] = h.add_cc(r.v[0], u[N]);
                 CUZK_UNROLL
                 for (int k = 1; k < N - 1; k++)
-                        r.v[k] = c.addc_cc(e[k], o[k + 1]);
-                r.v[N - 1] = c.addc(e[N - 1], 0);
+                        r.v[k] = h.addc_cc(r.v[k], u[N + k]);
+                r.v[N - 1] = h.addc(r.v[N - 1], u[2 * N - 1]);
                 return reduce_once(r);
         }
 
@@ -322,7 +479,13 @@ template <class P> struct alignas(16) field {
         }
 
         CUZK_HD field sqr() const {
-                return mont_mul_paired(*this, *this);
+                return mont_sqr_paired(*this);
+        }
+
+        /* a b + c d (Fp only, see mont_mul_add_paired). */
+        CUZK_HD static field mul_add(const field &a, const field &b, const field &c,
+                                     const field &d) {
+                return mont_mul_add_paired(a, b, c, d);
         }
 
         /* this^e (square and multiply from the top set bit of e). */

@@ -2,7 +2,7 @@
 /*
  * Fp2 = Fp[u] / (u^2 + 1) for G2 on the GPU, in zk/fp2.h's memory form
  * (c0 then c1, each a Montgomery fp_dev), with the operations curve.cuh's
- * formulas use. Products by Karatsuba: three Fp products instead of four.
+ * formulas use.
  */
 #pragma once
 
@@ -41,11 +41,17 @@ struct alignas(16) fp2_dev {
                 return {c0.dbl(), c1.dbl()};
         }
 
-        /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+        /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + (a0 b1 + a1 b0) u: two
+         * sums of two products, one reduction each (fp_dev::mul_add), where
+         * Karatsuba takes three whole products. */
         CUZK_HD friend fp2_dev operator*(const fp2_dev &a, const fp2_dev &b) {
-                const fp_dev t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
-                const fp_dev s = (a.c0 + a.c1) * (b.c0 + b.c1);
-                return {t0 - t1, s - t0 - t1};
+                return {fp_dev::mul_add(a.c0, b.c0, a.c1.neg(), b.c1),
+                        fp_dev::mul_add(a.c0, b.c1, a.c1, b.c0)};
+        }
+
+        CUZK_HD static fp2_dev mul_add(const fp2_dev &a, const fp2_dev &b, const fp2_dev &c,
+                                       const fp2_dev &d) {
+                return a * b + c * d;
         }
 
         /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */

@@ -47,4 +47,17 @@ template <class T> CUZK_HD void store_wide(T *p, const T &x) {
 #endif
 }
 
+/* Asks L1 for the lines of *p ahead of its load (a hint; nothing on the
+ * host). The MSM's level 0 gathers points in sorted-bucket order, so each
+ * load is a dependent miss unless requested an addition ahead. */
+template <class T> CUZK_HD void prefetch_l1(const T *p) {
+#ifdef __CUDA_ARCH__
+        const char *first = reinterpret_cast<const char *>(p);
+        asm("prefetch.global.L1 [%0];" ::"l"(first));
+        asm("prefetch.global.L1 [%0];" ::"l"(first + sizeof(T) - 1));
+#else
+        (void)p;
+#endif
+}
+
 } // namespace cuzk

@@ -263,11 +263,11 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
 
 /* Batches for a host-to-host MSM: 2^23 points (768 MiB of points and
  * scalars) or more each by default, so that copying batch k+1 overlaps the
- * work on batch k. */
+ * work on batch k. Two events are left for msm_ramp's extra batches. */
 static uint32_t host_batches(const gpu_context_t *ctx, size_t n) {
         const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points : (size_t)1 << 23;
-        const size_t batches = (n + per_batch - 1) / per_batch;
-        return batches < GPU_MSM_MAX_BATCHES ? (uint32_t)batches : GPU_MSM_MAX_BATCHES;
+        const size_t batches = (n + per_batch - 1) / per_batch, most = GPU_MSM_MAX_BATCHES - 2;
+        return batches < most ? (uint32_t)batches : (uint32_t)most;
 }
 
 void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points) {
@@ -346,6 +346,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n, batches));
         cfg.called_mul = msm_called_mul();
+        cfg.level0_free = !msm_switch_on("CUZK_MSM_LEVEL0_BOUND");
         msm_window_bits_override(&cfg);
         if (split && cfg.batches == 1 && msm_split_wanted()) {
                 if (split->big + split->one > n)
@@ -354,6 +355,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                 cfg.n_big = split->big;
                 cfg.n_one = split->one;
         }
+        if (host_points && !cfg.compact && msm_switch_on("CUZK_MSM_RAMP"))
+                msm_ramp(&cfg);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
         GPU_TRY_R(cub_temp_bytes(ctx, cfg, z, &temp_bytes));
@@ -363,10 +366,10 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         if (copies) {
                 GPU_TRY_R(gpu_copies_after_kernels(ctx));
                 for (uint32_t k = 0; k < cfg.batches; k++) {
-                        const size_t b0 = k * cfg.n;
-                        if (b0 >= n)
+                        const size_t b0 = msm_batch_start(cfg, k);
+                        const size_t count = msm_batch_start(cfg, k + 1) - b0;
+                        if (count == 0)
                                 break;
-                        const size_t count = n - b0 < cfg.n ? n - b0 : cfg.n;
                         if (host_scalars)
                                 GPU_TRY_R(gpu_copy_staged(ctx, d_scalars + b0, host_scalars + b0,
                                                           count * sizeof(fr_t), ctx->copy_stream));

@@ -15,7 +15,7 @@
  *   sort     by key (CUB radix sort on the device), so each bucket's points
  *            are one run; bounds finds each run's start and end;
  *   levels   bucket sums by segmented reduction: a bucket of c points is
- *            cut into ceil(c / M) segments, one thread each, whose partial
+ *            cut into ceil(c / M) equal segments, one thread each, whose partial
  *            sums form the next level's items, until one item per bucket
  *            is left. Skewed scalars (a Groth16 witness is mostly 0 and 1)
  *            thus never leave one thread a huge bucket.
@@ -60,6 +60,11 @@ struct msm_config {
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
         uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
         bool called_mul;    /* level 0 multiplies through mul_called */
+        bool level0_free;   /* level 0 without Curve::level0_min_blocks (comparisons) */
+        /* Batches grow n/4, n/2, then n (msm_ramp): host-to-host, the
+         * kernels wait only for the first, small batch's copy, and each
+         * later copy still ends before the kernels of the batch ahead. */
+        bool ramp;
         /* One batch only: scalars 0 and 1 stay out of the digits (a witness
          * is mostly 0 and 1). The n_big others are recoded in every window;
          * the n_one points of scalar 1 go once, into window 0's bucket 1,
@@ -97,8 +102,8 @@ inline void msm_split_reduction(msm_config *cfg) {
 }
 
 /* M at level 0. A bucket holds about n / B points (random scalars); cut
- * into segments of an eighth of that, a warp's threads mostly run whole
- * segments (one short one per bucket), for 1/M more additions at level 1. */
+ * into equal segments of at most an eighth of that, a warp's threads run
+ * loops of nearly one length, for 1/M more additions at level 1. */
 inline uint32_t msm_level0_segment(uint64_t n, uint32_t c) {
         const uint64_t m = (n >> (c - 1)) / 8;
         return m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
@@ -135,6 +140,31 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max
         cfg.levels = msm_levels_needed(n, cfg.seg_first, cfg.seg_next);
         msm_split_reduction(&cfg);
         return cfg;
+}
+
+/* The first point of batch k (total when past the end). */
+inline uint64_t msm_batch_start(const msm_config &cfg, uint32_t k) {
+        uint64_t at = k * cfg.n;
+        if (cfg.ramp)
+                at = k == 0 ? 0 : k == 1 ? cfg.n / 4 : cfg.n / 4 + cfg.n / 2 + (k - 2) * cfg.n;
+        return at < cfg.total ? at : cfg.total;
+}
+
+/*
+ * Batches of n/4, n/2, then n points, for copies that the kernels wait
+ * on: only the first one's copy is waited for in full. A batch's points
+ * take ~2.6 ns to cross PCIe and ~7 ns in the kernels (16 windows), so a
+ * copy of up to twice the batch ahead still ends before its kernels.
+ * The batch count grows by up to two; n (and so c and the buffers) stays.
+ */
+inline void msm_ramp(msm_config *cfg) {
+        if (cfg->n < 4)
+                return;
+        cfg->ramp = true;
+        uint32_t k = 1;
+        while (msm_batch_start(*cfg, k) < cfg->total)
+                k++;
+        cfg->batches = k;
 }
 
 /* Re-derives the dependent fields after a test overrides c or M. */
@@ -349,23 +379,36 @@ template <class Curve> struct msm_level {
 /* One segment of a level: the sum of at most seg consecutive items of one
  * bucket. Level 0 items are signed point indices, later ones partial sums.
  * Mul: how level 0's mixed additions multiply (curve.cuh). */
-template <class Curve, class Mul = mul_called> struct msm_step_accumulate : msm_level<Curve> {
+template <class Curve, class Mul = mul_called, unsigned MinBlocks = Curve::level0_min_blocks>
+struct msm_step_accumulate : msm_level<Curve> {
         using xyzz_dev = typename Curve::xyzz;
         static constexpr unsigned block_threads = Curve::curve_block_threads;
+        static constexpr unsigned min_blocks = MinBlocks;
 
         CUZK_HD void operator()(uint64_t s) const {
                 const msm_level<Curve> &l = *this;
                 const uint32_t b = msm_segment_bucket(l.seg_first, l.seg_count, l.nb, s);
                 if (b == l.nb)
                         return;
-                const uint64_t begin = l.first[b] + (s - l.seg_first[b]) * (uint64_t)l.seg;
-                const uint64_t bucket_end = (uint64_t)l.first[b] + l.count[b];
-                const uint64_t end = begin + l.seg < bucket_end ? begin + l.seg : bucket_end;
+                /* The bucket's count items in seg_count[b] equal shares (at
+                 * most seg each): a warp's threads then run loops of nearly
+                 * one length, where full segments and one short remainder
+                 * per bucket left most of the warp waiting at the ends. */
+                const uint64_t j = s - l.seg_first[b], count = l.count[b], shares = l.seg_count[b];
+                const uint64_t begin = l.first[b] + j * count / shares;
+                const uint64_t end = l.first[b] + (j + 1) * count / shares;
                 xyzz_dev acc = xyzz_dev::infinity();
                 if (l.point_refs) {
-                        /* the hot loop: mixed additions, acc in registers */
+                        /* the hot loop: mixed additions, acc in registers; the
+                         * next item's index is read and its point requested
+                         * before this addition, which then hides the latency */
+                        uint32_t next = begin < end ? l.point_refs[begin] : 0;
                         for (uint64_t i = begin; i < end; i++) {
-                                const uint32_t ref = l.point_refs[i];
+                                const uint32_t ref = next;
+                                if (i + 1 < end) {
+                                        next = l.point_refs[i + 1];
+                                        prefetch_l1(&l.points[next & ~MSM_NEGATE_BIT]);
+                                }
                                 acc.add_affine(load_wide(&l.points[ref & ~MSM_NEGATE_BIT]),
                                                (ref & MSM_NEGATE_BIT) != 0, Mul());
                         }
@@ -607,6 +650,9 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                         if (level == 0 && !cfg.called_mul)
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_inlined>{lv},
                                                   segments));
+                        else if (level == 0 && cfg.level0_free)
+                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_called, 1>{lv},
+                                                  segments));
                         else
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
 
@@ -645,10 +691,10 @@ template <class Curve, class Backend>
 int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr_dev *scalars,
             const typename Curve::affine *points) {
         for (uint32_t batch = 0; batch < cfg.batches; batch++) {
-                const uint64_t b0 = batch * cfg.n;
-                if (b0 >= cfg.total)
+                const uint64_t b0 = msm_batch_start(cfg, batch);
+                const uint64_t n = msm_batch_start(cfg, batch + 1) - b0;
+                if (n == 0)
                         break;
-                const uint64_t n = cfg.total - b0 < cfg.n ? cfg.total - b0 : cfg.n;
                 MSM_TRY(be.wait_input(batch));
                 MSM_TRY(msm_run_batch(be, cfg, buf, scalars + b0, points + b0, n, batch > 0));
         }
