@@ -260,10 +260,12 @@ static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t 
 
 /* Device memory one partition of pk's shape works in besides the bases: a,
  * b, c; the witness and its A and B gathers; MSM scratch (canonical
- * scalars, keys and values, partial sums); and 2 GiB for the rest. */
+ * scalars, keys and values, partial sums); and 3 GiB for the rest (the
+ * buckets of an MSM of 2^26 points or more: 13 windows of 2^19 at c = 20,
+ * 1.3 GB). */
 static uint64_t partition_device_bytes(const struct groth16_pk *pk) {
         const uint64_t n = (uint64_t)1 << pk->log_domain_size, wires = pk->n_vars;
-        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)2 << 30);
+        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
 }
 
 /* The words then the ranks of a density, as density_gather_step reads them. */

@@ -99,6 +99,21 @@ static bool msm_switch_on(const char *name) {
         return !(e && strcmp(e, "0") == 0);
 }
 
+/* The variable `name` as a number in [lo, hi], or 0 when unset; other
+ * values are ignored with a warning. */
+static uint32_t msm_env_number(const char *name, unsigned long lo, unsigned long hi) {
+        const char *e = getenv(name);
+        if (!e || !*e)
+                return 0;
+        char *end;
+        const unsigned long v = strtoul(e, &end, 10);
+        if (*end || v < lo || v > hi) {
+                fprintf(stderr, "cuzk: %s=%s ignored, expected %lu to %lu\n", name, e, lo, hi);
+                return 0;
+        }
+        return (uint32_t)v;
+}
+
 /* Level 0 multiplies through mul_called (curve.cuh) unless
  * CUZK_MSM_CALLED_MUL=0: on the H200 (run 3) the called form took 2^26
  * from 1077 to 793 ms device-resident (one copy of the product's code
@@ -109,27 +124,26 @@ static bool msm_called_mul(void) {
 
 /* Wider windows for one batch of 2^26 G1 points or more: device-resident
  * at 2^26, c = 18 (15 windows) took 511 ms against 554 ms at c = 16 (run
- * 13). Batched MSMs (2^23 points each) and G2, whose window reduction
- * costs three times as much an addition, stay at 16: host-to-host 2^26
- * went from 571 to 630 ms at 18, and the 2^27 B_G2 tail from 0.33 to
- * 0.56 s (runs 13 and 14). */
+ * 13), and c = 20 (13 windows) 422.8 ms against 439.5 at 18 once the
+ * addition got cheaper (run 20; the 2^27 GPU stage 1.973 against 2.058 s,
+ * 2^19 buckets a window, 1.3 GB). Batched MSMs (2^23 points each) and G2,
+ * whose window reduction costs three times as much an addition, stay at
+ * 16: host-to-host 2^26 went from 571 to 630 ms at 18, and the 2^27 B_G2
+ * tail from 0.33 to 0.56 s (runs 13 and 14). */
 template <class Curve> static uint32_t msm_max_c(size_t n, uint32_t batches) {
-        return std::is_same<Curve, g1_curve>::value && batches <= 1 && n >= ((size_t)1 << 26) ? 18
-                                                                                              : 16;
+        const uint32_t big = msm_env_number("CUZK_MSM_C_BIG", 16, 22);
+        return std::is_same<Curve, g1_curve>::value && batches <= 1 && n >= ((size_t)1 << 26)
+                       ? (big ? big : 20)
+                       : 16;
 }
 
 /* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
  * c side by side (bench-cuda); unset, msm_make_config chooses. */
 static void msm_window_bits_override(msm_config *cfg) {
-        const char *e = getenv("CUZK_MSM_C");
-        if (!e || !*e)
+        const uint32_t c = msm_env_number("CUZK_MSM_C", 5, 22);
+        if (!c)
                 return;
-        const unsigned long c = strtoul(e, nullptr, 10);
-        if (c < 5 || c > 22) {
-                fprintf(stderr, "cuzk: CUZK_MSM_C=%s ignored, expected 5 to 22\n", e);
-                return;
-        }
-        cfg->c = (uint32_t)c;
+        cfg->c = c;
         cfg->seg_first = msm_level0_segment(cfg->n, cfg->c);
         msm_config_refresh(cfg);
 }
@@ -265,7 +279,10 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
  * scalars) or more each by default, so that copying batch k+1 overlaps the
  * work on batch k. Two events are left for msm_ramp's extra batches. */
 static uint32_t host_batches(const gpu_context_t *ctx, size_t n) {
-        const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points : (size_t)1 << 23;
+        const uint32_t log_env = msm_env_number("CUZK_MSM_BATCH_LOG", 16, 30);
+        const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points
+                                 : log_env             ? (size_t)1 << log_env
+                                                       : (size_t)1 << 23;
         const size_t batches = (n + per_batch - 1) / per_batch, most = GPU_MSM_MAX_BATCHES - 2;
         return batches < most ? (uint32_t)batches : (uint32_t)most;
 }
@@ -346,7 +363,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
 
         msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n, batches));
         cfg.called_mul = msm_called_mul();
-        cfg.level0_free = !msm_switch_on("CUZK_MSM_LEVEL0_BOUND");
+        cfg.level0_blocks = msm_env_number("CUZK_MSM_LEVEL0_BLOCKS", 1, 4);
         msm_window_bits_override(&cfg);
         if (split && cfg.batches == 1 && msm_split_wanted()) {
                 if (split->big + split->one > n)

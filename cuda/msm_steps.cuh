@@ -60,7 +60,9 @@ struct msm_config {
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
         uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
         bool called_mul;    /* level 0 multiplies through mul_called */
-        bool level0_free;   /* level 0 without Curve::level0_min_blocks (comparisons) */
+        /* level 0's blocks an SM (1, 3 or 4; 0: Curve::level0_min_blocks),
+         * for comparisons of its register budget */
+        uint32_t level0_blocks;
         /* Batches grow n/4, n/2, then n (msm_ramp): host-to-host, the
          * kernels wait only for the first, small batch's copy, and each
          * later copy still ends before the kernels of the batch ahead. */
@@ -650,8 +652,11 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                         if (level == 0 && !cfg.called_mul)
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_inlined>{lv},
                                                   segments));
-                        else if (level == 0 && cfg.level0_free)
+                        else if (level == 0 && cfg.level0_blocks == 1)
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_called, 1>{lv},
+                                                  segments));
+                        else if (level == 0 && cfg.level0_blocks == 4)
+                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_called, 4>{lv},
                                                   segments));
                         else
                                 MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
