@@ -332,24 +332,38 @@ template <class P> struct alignas(16) field {
                 return r;
         }
 
-        CUZK_HD static field mont_mul_paired(const field &a, const field &b) {
+        /* The paired rounds of a b, plus c d in the same rounds when Sum. */
+        template <bool Sum>
+        CUZK_HD static field paired_rounds(const field &a, const field &b, const field &c,
+                                           const field &d) {
                 static_assert(N % 2 == 0, "the paired product needs an even limb count");
                 uint32_t e[N], o[N];
+                const value_limbs cl{c};
                 paired_first_row(e, o, a, b.v[0]);
+                if constexpr (Sum)
+                        paired_mad_row(e, o, cl, d.v[0]);
                 paired_redc(e, o);
                 CUZK_UNROLL
                 for (int i = 1; i < N; i++) {
                         if (i % 2) {
                                 paired_row(o, e, a, b.v[i]);
+                                if constexpr (Sum)
+                                        paired_mad_row(o, e, cl, d.v[i]);
                                 paired_redc(o, e);
                         } else {
                                 paired_row(e, o, a, b.v[i]);
+                                if constexpr (Sum)
+                                        paired_mad_row(e, o, cl, d.v[i]);
                                 paired_redc(e, o);
                         }
                 }
                 /* After round n - 1 (odd), o is aligned with o[0] = 0 and e
                  * holds limbs 0..n-1 once divided by 2^32. */
                 return reduce_once(paired_merge(e, o));
+        }
+
+        CUZK_HD static field mont_mul_paired(const field &a, const field &b) {
+                return paired_rounds<false>(a, b, a, b);
         }
 
         /*
@@ -361,26 +375,8 @@ template <class P> struct alignas(16) field {
          */
         CUZK_HD static field mont_mul_add_paired(const field &a, const field &b, const field &c,
                                                  const field &d) {
-                static_assert(N % 2 == 0, "the paired product needs an even limb count");
                 static_assert(P::modulus(N - 1) < (1u << 30), "needs m < 2^(32n - 2)");
-                uint32_t e[N], o[N];
-                const value_limbs cl{c};
-                paired_first_row(e, o, a, b.v[0]);
-                paired_mad_row(e, o, cl, d.v[0]);
-                paired_redc(e, o);
-                CUZK_UNROLL
-                for (int i = 1; i < N; i++) {
-                        if (i % 2) {
-                                paired_row(o, e, a, b.v[i]);
-                                paired_mad_row(o, e, cl, d.v[i]);
-                                paired_redc(o, e);
-                        } else {
-                                paired_row(e, o, a, b.v[i]);
-                                paired_mad_row(e, o, cl, d.v[i]);
-                                paired_redc(e, o);
-                        }
-                }
-                return reduce_once(paired_merge(e, o));
+                return paired_rounds<true>(a, b, c, d);
         }
 
         /*
