@@ -645,8 +645,9 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 4, 6, 2, 2, 4, false);
         test_msm_case<G>("small", 5, SCALARS_SMALL, 8, 0, 0, 0, 0, false);
-        /* Ramped batches: n/4, n/2, then n; fewer points than the ramp's
-         * first two batches; too few points to ramp. */
+        /* Ramped batches (n/4, n/2, then n): full batches after the ramp
+         * and a short last one; one batch's points, the ramp's third batch
+         * cut short; tiny batches; too few points to ramp. */
         ramp = true;
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
         test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 1, 6, 2, 2, 4, false);
