@@ -583,6 +583,8 @@ static bool called_mul;
 static bool compact;
 /* Batches grow n/4, n/2, n (msm_ramp) while set. */
 static bool ramp;
+/* Level 0 by equal shares of each bucket instead of ranges while set. */
+static bool shares;
 
 template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
@@ -601,6 +603,14 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         make_scalars(scalars.data(), n, shape);
 
         msm_config cfg = msm_make_config(n, batches);
+        if (shares) {
+                cfg.ranges = false;
+                cfg.seg_first = msm_first_segment(cfg);
+                msm_config_refresh(&cfg);
+        }
+        /* ranges in whole waves of a few threads: uneven ranges (q and q + 1
+         * items) and, for small sums, fewer items a range than M */
+        cfg.wave = n % 2 ? 7 : 3;
         cfg.called_mul = called_mul;
         cfg.compact = compact;
         for (size_t i = 0; compact && i < n; i++) {
@@ -621,10 +631,11 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s%s",
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s%s%s",
                  G::name, name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first,
-                 cfg.seg_next, cfg.levels, cfg.called_mul ? " (called products)" : "",
-                 cfg.compact ? " (0 and 1 apart)" : "", cfg.ramp ? " (ramped)" : "");
+                 cfg.seg_next, cfg.levels, cfg.ranges ? "" : " (shares)",
+                 cfg.called_mul ? " (called products)" : "", cfg.compact ? " (0 and 1 apart)" : "",
+                 cfg.ramp ? " (ramped)" : "");
         report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
@@ -668,6 +679,16 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("zero", 100, SCALARS_ZERO, 1, 0, 0, 0, 0, false);
         test_msm_case<G>("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
         compact = false;
+        /* Level 0 by equal shares (CUZK_MSM_RANGES=0): defaults, many
+         * levels, batches, 0 and 1 apart. */
+        shares = true;
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
+        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, false);
+        compact = true;
+        test_msm_case<G>("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
+        compact = false;
+        shares = false;
 }
 
 /* The device's gather (one thread per wire) against zk/'s (per word), on

@@ -122,19 +122,24 @@ static bool msm_called_mul(void) {
         return msm_switch_on("CUZK_MSM_CALLED_MUL");
 }
 
-/* Wider windows for one batch of 2^26 G1 points or more: device-resident
- * at 2^26, c = 18 (15 windows) took 511 ms against 554 ms at c = 16 (run
- * 13), and c = 20 (13 windows) 422.8 ms against 439.5 at 18 once the
- * addition got cheaper (run 20; the 2^27 GPU stage 1.973 against 2.058 s,
- * 2^19 buckets a window, 1.3 GB). Batched MSMs (2^23 points each) and G2,
- * whose window reduction costs three times as much an addition, stay at
- * 16: host-to-host 2^26 went from 571 to 630 ms at 18, and the 2^27 B_G2
- * tail from 0.33 to 0.56 s (runs 13 and 14). */
-template <class Curve> static uint32_t msm_max_c(size_t n, uint32_t batches) {
+/* G1 sums of 2^26 points or more take wider windows, device-resident or
+ * host-to-host. Device-resident at 2^26, c = 18 (15 windows) took 511 ms
+ * against 554 ms at c = 16 (run 13), and c = 20 (13 windows) 422.8 ms
+ * against 439.5 at 18 once the addition got cheaper (run 20; the 2^27 GPU
+ * stage 1.973 against 2.058 s, 2^19 buckets a window, 1.3 GB).
+ * Host-to-host, level 0 by ranges left a batch's small buckets cheap:
+ * 2^26 took 426.9 ms at c = 20 in batches of 2^24 against 447.6 at c = 16
+ * in batches of 2^23 (run 29), while 2^24 stays better at 16 (120.5
+ * against 140.4 ms). G2, whose window reduction costs three times as much
+ * an addition, stays at 16 (the 2^27 B_G2 tail went from 0.33 to 0.56 s
+ * at 18, run 14). */
+template <class Curve> static bool msm_wide(size_t n) {
+        return std::is_same<Curve, g1_curve>::value && n >= ((size_t)1 << 26);
+}
+
+template <class Curve> static uint32_t msm_max_c(size_t n) {
         const uint32_t big = msm_env_number("CUZK_MSM_C_BIG", 16, 22);
-        return std::is_same<Curve, g1_curve>::value && batches <= 1 && n >= ((size_t)1 << 26)
-                       ? (big ? big : 20)
-                       : 16;
+        return msm_wide<Curve>(n) ? (big ? big : 20) : 16;
 }
 
 /* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
@@ -144,8 +149,37 @@ static void msm_window_bits_override(msm_config *cfg) {
         if (!c)
                 return;
         cfg->c = c;
-        cfg->seg_first = msm_level0_segment(cfg->n, cfg->c);
         msm_config_refresh(cfg);
+        cfg->seg_first = msm_first_segment(*cfg);
+        msm_config_refresh(cfg);
+}
+
+/* CUZK_MSM_RANGES=0 runs level 0 by equal shares of each bucket instead of
+ * ranges, and CUZK_MSM_RANGE=m sets the points a range (for comparisons). */
+static void msm_level0_form(msm_config *cfg) {
+        const uint32_t m = msm_env_number("CUZK_MSM_RANGE", 8, 1024);
+        if (msm_switch_on("CUZK_MSM_RANGES")) {
+                if (!m)
+                        return;
+                cfg->seg_first = m;
+        } else {
+                cfg->ranges = false;
+                cfg->seg_first = msm_first_segment(*cfg);
+        }
+        msm_config_refresh(cfg);
+}
+
+/* The threads of level 0 by ranges (its usual form) that the card holds
+ * at once, so that ranges come in whole waves; 0 with CUZK_MSM_WAVES=0
+ * (about total / M ranges, for comparisons) or when CUDA cannot say. */
+template <class Curve> static uint64_t msm_level0_wave(const gpu_context_t *ctx) {
+        using Step = msm_step_ranges<Curve>;
+        int blocks = 0;
+        if (!msm_switch_on("CUZK_MSM_WAVES") ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, gpu_step_kernel<Step>,
+                                                          Step::block_threads, 0) != cudaSuccess)
+                return 0;
+        return (uint64_t)blocks * Step::block_threads * ctx->info.multiprocessors;
 }
 
 /* CUZK_MSM_SPLIT=0 puts 0s and 1s through the digits like any scalar
@@ -276,13 +310,14 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
 }
 
 /* Batches for a host-to-host MSM: 2^23 points (768 MiB of points and
- * scalars) or more each by default, so that copying batch k+1 overlaps the
- * work on batch k. Two events are left for msm_ramp's extra batches. */
-static uint32_t host_batches(const gpu_context_t *ctx, size_t n) {
+ * scalars) or more each by default, 2^24 with wide windows (msm_wide), so
+ * that copying batch k+1 overlaps the work on batch k. Two events are left
+ * for msm_ramp's extra batches. */
+static uint32_t host_batches(const gpu_context_t *ctx, size_t n, bool wide) {
         const uint32_t log_env = msm_env_number("CUZK_MSM_BATCH_LOG", 16, 30);
         const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points
                                  : log_env             ? (size_t)1 << log_env
-                                                       : (size_t)1 << 23;
+                                                       : (size_t)1 << (wide ? 24 : 23);
         const size_t batches = (n + per_batch - 1) / per_batch, most = GPU_MSM_MAX_BATCHES - 2;
         return batches < most ? (uint32_t)batches : (uint32_t)most;
 }
@@ -361,10 +396,13 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n, batches));
+        msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n));
         cfg.called_mul = msm_called_mul();
         cfg.level0_blocks = msm_env_number("CUZK_MSM_LEVEL0_BLOCKS", 1, 4);
         msm_window_bits_override(&cfg);
+        msm_level0_form(&cfg);
+        if (cfg.ranges)
+                cfg.wave = msm_level0_wave<Curve>(ctx);
         if (split && cfg.batches == 1 && msm_split_wanted()) {
                 if (split->big + split->one > n)
                         return -EINVAL;
@@ -454,9 +492,10 @@ static int msm_host_points(gpu_context_t *ctx, typename curve_host<Curve>::jac *
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_POINTS, n, &d_points));
         if (!d_scalars)
                 GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SCALARS, n, &d_copy));
-        return msm_device<Curve>(
-                ctx, r, d_points, d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
-                host_batches(ctx, n), points, d_scalars ? nullptr : scalars, defer, split);
+        return msm_device<Curve>(ctx, r, d_points,
+                                 d_scalars ? const_cast<fr_t *>(d_scalars) : d_copy, n,
+                                 host_batches(ctx, n, msm_wide<Curve>(n)), points,
+                                 d_scalars ? nullptr : scalars, defer, split);
 }
 
 int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,

@@ -14,11 +14,14 @@
  *            with the sign in bit 31;
  *   sort     by key (CUB radix sort on the device), so each bucket's points
  *            are one run; bounds finds each run's start and end;
- *   levels   bucket sums by segmented reduction: a bucket of c points is
- *            cut into ceil(c / M) equal segments, one thread each, whose partial
- *            sums form the next level's items, until one item per bucket
- *            is left. Skewed scalars (a Groth16 witness is mostly 0 and 1)
- *            thus never leave one thread a huge bucket.
+ *   levels   bucket sums by segmented reduction. Level 0 cuts the sorted
+ *            items into ranges of about M, one thread each, whatever
+ *            their buckets: every thread adds as many points, and leaves
+ *            one partial sum for each bucket its range meets. The later
+ *            levels cut each bucket's partial sums into segments of M',
+ *            one thread each, and a bucket's last segment adds into the
+ *            bucket sums. Skewed scalars (a Groth16 witness is mostly 0
+ *            and 1) thus never leave one thread a huge bucket.
  * With compact (one batch, counts from the caller) the scalars 0 and 1
  * are first set apart (classify, two scans, compact): the digits cover
  * the others only, and the points of scalar 1 join window 0's bucket of
@@ -31,6 +34,8 @@
 #pragma once
 
 #include <stdint.h>
+
+#include <utility>
 
 #include "curve.cuh"
 #include "memory.cuh"
@@ -63,6 +68,13 @@ struct msm_config {
         /* level 0's blocks an SM (1, 3 or 4; 0: Curve::level0_min_blocks),
          * for comparisons of its register budget */
         uint32_t level0_blocks;
+        /* Level 0 by ranges of seg_first items whatever their buckets
+         * (msm_step_ranges); off, by equal shares of each bucket
+         * (msm_step_accumulate), for comparisons. */
+        bool ranges;
+        /* Threads level 0 holds resident at once (0: unknown). Ranges then
+         * come in whole waves of them (msm_range_threads). */
+        uint64_t wave;
         /* Batches grow n/4, n/2, then n (msm_ramp): host-to-host, the
          * kernels wait only for the first, small batch's copy, and each
          * later copy still ends before the kernels of the batch ahead. */
@@ -103,21 +115,85 @@ inline void msm_split_reduction(msm_config *cfg) {
         cfg->log_span = (cfg->c - 1) / 3;
 }
 
-/* M at level 0. A bucket holds about n / B points (random scalars); cut
- * into equal segments of at most an eighth of that, a warp's threads run
- * loops of nearly one length, for 1/M more additions at level 1. */
+/* M at level 0 by shares. A bucket holds about n / B points (random
+ * scalars); cut into equal segments of at most an eighth of that, a warp's
+ * threads run loops of nearly one length, for 1/M more additions at
+ * level 1. */
 inline uint32_t msm_level0_segment(uint64_t n, uint32_t c) {
         const uint64_t m = (n >> (c - 1)) / 8;
         return m < 8 ? 8 : m > 256 ? 256 : (uint32_t)m;
 }
+
+/* M at level 0 by ranges: all threads add about M points, so M only
+ * trades the partial sums left for level 1 (one per range and bucket met)
+ * against the threads there are: 64 once a sort holds 2^26 items (2^20
+ * threads, some twenty waves of the H200's resident threads), fewer for
+ * smaller sorts, at least 8. On the H200, 32 and 128 were no faster at
+ * 2^24 and 2^26 (runs 26 and 28). */
+inline uint32_t msm_level0_range(uint64_t items) {
+        const uint64_t m = items >> 20;
+        return m < 8 ? 8 : m > 64 ? 64 : (uint32_t)m;
+}
+
+/* M at level 0 for the config's mode. */
+inline uint32_t msm_first_segment(const msm_config &cfg) {
+        return cfg.ranges ? msm_level0_range((uint64_t)cfg.group * cfg.n)
+                          : msm_level0_segment(cfg.n, cfg.c);
+}
+
+/* Levels until every bucket (at most n points) is down to one item, and
+ * at least one after level 0 (the later levels add into the bucket sums).
+ * By ranges (at least one item each, msm_range_threads), level 0 leaves a
+ * bucket of k points at most k + 1 partial sums: the later levels for
+ * that are cheap where buckets are small (threads past the last segment
+ * leave at once). */
+inline uint32_t msm_levels(const msm_config &cfg) {
+        const uint32_t levels =
+                cfg.ranges ? 1 + msm_levels_needed(cfg.n + 1, cfg.seg_next, cfg.seg_next)
+                           : msm_levels_needed(cfg.n, cfg.seg_first, cfg.seg_next);
+        return levels < 2 ? 2 : levels;
+}
+
+/*
+ * Level 0's threads by ranges for `total` items: about total / M, rounded
+ * to whole waves of resident threads (at least one, at most total), so
+ * that no last wave runs part-full while the SMs idle. A range then holds
+ * q or q + 1 items (q = total / threads); the first total % threads
+ * ranges the longer ones, so that each warp's lanes have one length.
+ */
+inline uint64_t msm_range_threads(uint64_t total, uint32_t m, uint64_t wave) {
+        const uint64_t base = (total + m - 1) / m;
+        if (!wave)
+                return base;
+        uint64_t waves = (base + wave / 2) / wave;
+        if (waves < 1)
+                waves = 1;
+        return waves * wave < total ? waves * wave : total;
+}
+
+/* The range of items [begin, end) of thread t of `threads` over total. */
+struct msm_range_split {
+        uint64_t q, r; /* items per range, ranges with one more */
+
+        CUZK_HD msm_range_split(uint64_t total, uint64_t threads)
+            : q(total / threads), r(total % threads) {
+        }
+        CUZK_HD uint64_t begin(uint64_t t) const {
+                return t * q + (t < r ? t : r);
+        }
+        /* The range that holds item i. */
+        CUZK_HD uint64_t range_of(uint64_t i) const {
+                const uint64_t long_items = r * (q + 1);
+                return i < long_items ? i / (q + 1) : r + (i - long_items) / q;
+        }
+};
 
 /*
  * For batches of n points (total / batches, rounded up).
  * c: about log2(n) - 4, at most max_c (16 unless the caller measured
  * better: 2^15 buckets per window keep the window reduction short).
  * Groups: at most 2^26 keys sorted at once (1 GiB of keys and values,
- * double-buffered). Segments at level 0: an eighth of an average bucket,
- * between 8 and 256 points.
+ * double-buffered). Level 0 by ranges (msm_level0_range).
  */
 inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max_c = 16) {
         msm_config cfg = {};
@@ -137,9 +213,10 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max
                 cfg.group = 1;
         if (cfg.group > cfg.windows)
                 cfg.group = cfg.windows;
-        cfg.seg_first = msm_level0_segment(n, cfg.c);
+        cfg.ranges = true;
+        cfg.seg_first = msm_first_segment(cfg);
         cfg.seg_next = 16;
-        cfg.levels = msm_levels_needed(n, cfg.seg_first, cfg.seg_next);
+        cfg.levels = msm_levels(cfg);
         msm_split_reduction(&cfg);
         return cfg;
 }
@@ -175,7 +252,7 @@ inline void msm_config_refresh(msm_config *cfg) {
         cfg->buckets = 1u << (cfg->c - 1);
         if (cfg->group > cfg->windows)
                 cfg->group = cfg->windows;
-        cfg->levels = msm_levels_needed(cfg->n, cfg->seg_first, cfg->seg_next);
+        cfg->levels = msm_levels(*cfg);
         msm_split_reduction(cfg);
 }
 
@@ -340,14 +417,19 @@ struct msm_step_counts {
         }
 };
 
+/* A level's segments per bucket. From the second later level on, a count
+ * of 1 is a bucket that the level before finished (its one segment went
+ * into the bucket sums), so it has no segment left. */
 struct msm_step_segment_counts {
         static constexpr unsigned block_threads = 256;
         const uint32_t *count;
         uint32_t seg;
+        bool ones_finished;
         uint32_t *seg_count;
 
         CUZK_HD void operator()(uint64_t b) const {
-                seg_count[b] = (count[b] + seg - 1) / seg;
+                const uint32_t k = count[b];
+                seg_count[b] = ones_finished && k <= 1 ? 0 : (k + seg - 1) / seg;
         }
 };
 
@@ -376,6 +458,9 @@ template <class Curve> struct msm_level {
         const affine_dev *points;    /* level 0 */
         const xyzz_dev *partials_in; /* later levels */
         xyzz_dev *partials_out;
+        /* later levels: a bucket's only segment adds its sum here (the
+         * group's bucket sums) instead of leaving it to a next level */
+        xyzz_dev *buckets;
 };
 
 /* One segment of a level: the sum of at most seg consecutive items of one
@@ -389,9 +474,11 @@ struct msm_step_accumulate : msm_level<Curve> {
 
         CUZK_HD void operator()(uint64_t s) const {
                 const msm_level<Curve> &l = *this;
-                const uint32_t b = msm_segment_bucket(l.seg_first, l.seg_count, l.nb, s);
-                if (b == l.nb)
+                /* launched for the bound: most threads of the later levels
+                 * are past the last segment and leave without a search */
+                if (s >= (uint64_t)l.seg_first[l.nb - 1] + l.seg_count[l.nb - 1])
                         return;
+                const uint32_t b = msm_segment_bucket(l.seg_first, l.seg_count, l.nb, s);
                 /* The bucket's count items in seg_count[b] equal shares (at
                  * most seg each): a warp's threads then run loops of nearly
                  * one length, where full segments and one short remainder
@@ -417,30 +504,96 @@ struct msm_step_accumulate : msm_level<Curve> {
                 } else {
                         for (uint64_t i = begin; i < end; i++)
                                 xyzz_add(acc, load_wide(&l.partials_in[i]));
+                        if (shares == 1) {
+                                xyzz_dev sum = load_wide(&l.buckets[b]);
+                                xyzz_add(sum, acc);
+                                store_wide(&l.buckets[b], sum);
+                                return;
+                        }
                 }
                 store_wide(&l.partials_out[s], acc);
         }
 };
 
-/* After the last level every bucket has at most one item: it becomes the
- * bucket's sum, or is added to it (the batches after the first). */
-template <class Curve> struct msm_step_gather {
+/* What level 0 by ranges reads and writes. */
+template <class Curve> struct msm_ranges {
+        using affine_dev = typename Curve::affine;
         using xyzz_dev = typename Curve::xyzz;
-        static constexpr unsigned block_threads = Curve::curve_block_threads; /* adds */
+        const uint32_t *keys, *vals; /* sorted */
+        uint64_t total;              /* items, sentinels included */
+        uint64_t threads;            /* ranges (msm_range_threads) */
+        uint32_t sentinel;
+        const affine_dev *points;
+        xyzz_dev *partials_out; /* range t's sum of bucket b at t + b */
+};
+
+/*
+ * Level 0 by ranges: thread t adds the items of its range (msm_range_split:
+ * about M) whatever their buckets, so every thread of a warp runs the same
+ * number of additions (equal shares of each bucket left up to ~20 % of the
+ * lanes idle at 2^7 points a bucket). One loop over the range, the flush
+ * at a bucket's end inside it, keeps the lanes in step: nested loops per
+ * bucket would run a warp's first buckets to the longest one's end before
+ * any lane starts its second.
+ * The slots t + b are distinct (a later range only meets buckets from
+ * its predecessor's last on), and bucket b's are consecutive: from the
+ * range of its first item to that of its last, plus b
+ * (msm_step_range_items).
+ */
+template <class Curve, class Mul = mul_called, unsigned MinBlocks = Curve::level0_min_blocks>
+struct msm_step_ranges : msm_ranges<Curve> {
+        using xyzz_dev = typename Curve::xyzz;
+        static constexpr unsigned block_threads = Curve::curve_block_threads;
+        static constexpr unsigned min_blocks = MinBlocks;
+
+        CUZK_HD void operator()(uint64_t t) const {
+                const msm_ranges<Curve> &l = *this;
+                const msm_range_split split(l.total, l.threads);
+                const uint64_t begin = split.begin(t), end = split.begin(t + 1);
+                uint32_t bucket = l.keys[begin];
+                if (bucket == l.sentinel)
+                        return;
+                xyzz_dev acc = xyzz_dev::infinity();
+                uint32_t next_key = bucket, next_ref = l.vals[begin];
+                for (uint64_t i = begin; i < end; i++) {
+                        const uint32_t key = next_key, ref = next_ref;
+                        if (i + 1 < end) {
+                                next_key = l.keys[i + 1];
+                                next_ref = l.vals[i + 1];
+                                prefetch_l1(&l.points[next_ref & ~MSM_NEGATE_BIT]);
+                        }
+                        if (key != bucket) {
+                                store_wide(&l.partials_out[t + bucket], acc);
+                                if (key == l.sentinel)
+                                        return; /* digits 0 sort last */
+                                acc = xyzz_dev::infinity();
+                                bucket = key;
+                        }
+                        acc.add_affine(load_wide(&l.points[ref & ~MSM_NEGATE_BIT]),
+                                       (ref & MSM_NEGATE_BIT) != 0, Mul());
+                }
+                store_wide(&l.partials_out[t + bucket], acc);
+        }
+};
+
+/* Bucket b's partial sums after level 0 by ranges: first'[b], count'[b]
+ * (both 0 for an empty bucket). */
+struct msm_step_range_items {
+        static constexpr unsigned block_threads = 256;
         const uint32_t *first, *count;
-        const xyzz_dev *items;
-        xyzz_dev *buckets; /* this group's first bucket */
-        bool add;
+        uint64_t total, threads;
+        uint32_t *items_first, *items_count;
 
         CUZK_HD void operator()(uint64_t b) const {
-                if (!add) {
-                        store_wide(&buckets[b],
-                                   count[b] ? load_wide(&items[first[b]]) : xyzz_dev::infinity());
-                } else if (count[b]) {
-                        xyzz_dev sum = load_wide(&buckets[b]);
-                        xyzz_add(sum, load_wide(&items[first[b]]));
-                        store_wide(&buckets[b], sum);
+                const uint32_t k = count[b];
+                if (!k) { /* no items at all when threads is 0 */
+                        items_first[b] = items_count[b] = 0;
+                        return;
                 }
+                const msm_range_split split(total, threads);
+                const uint64_t lo = split.range_of(first[b]);
+                items_first[b] = (uint32_t)(lo + b);
+                items_count[b] = (uint32_t)(split.range_of(first[b] + k - 1) - lo + 1);
         }
 };
 
@@ -554,6 +707,8 @@ inline msm_sizes msm_make_sizes(const msm_config &cfg) {
         z.keys = (uint64_t)cfg.group * cfg.n;
         z.per_bucket = nb;
         z.partials = msm_segments_bound(z.keys, cfg.seg_first, nb);
+        if (cfg.ranges) /* up to half a wave more ranges, or one wave */
+                z.partials += cfg.wave;
         uint64_t items = z.partials;
         for (uint32_t l = 1; l < cfg.levels; l++) {
                 items = msm_segments_bound(items, cfg.seg_next, nb);
@@ -585,14 +740,28 @@ template <class Curve> struct msm_buffers {
                         return r_; \
         } while (0)
 
+/* Level 0 by ranges in the form the config asks for: inlined or called
+ * products, and its blocks an SM (comparisons of the register budget). */
+template <template <class, class, unsigned> class Step, class Curve, class Backend, class Args>
+int msm_launch_level0(Backend &be, const msm_config &cfg, const Args &args, uint64_t count) {
+        constexpr unsigned blocks = Curve::level0_min_blocks;
+        if (!cfg.called_mul)
+                return be.launch(Step<Curve, mul_inlined, blocks>{args}, count);
+        if (cfg.level0_blocks == 1)
+                return be.launch(Step<Curve, mul_called, 1>{args}, count);
+        if (cfg.level0_blocks == 4)
+                return be.launch(Step<Curve, mul_called, 4>{args}, count);
+        return be.launch(Step<Curve, mul_called, blocks>{args}, count);
+}
+
 /*
- * The bucket sums of one batch of n points, stored into buf.buckets (the
- * first batch) or added to them.
+ * The bucket sums of one batch of n points, added to buf.buckets: the
+ * later levels add each bucket's sum in at the level where one segment
+ * is left of it, and launch no more threads than the bound needs.
  */
 template <class Curve, class Backend>
 int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
-                  const fr_dev *scalars, const typename Curve::affine *points, uint64_t n,
-                  bool add_to_buckets) {
+                  const fr_dev *scalars, const typename Curve::affine *points, uint64_t n) {
         using xyzz_dev = typename Curve::xyzz;
         const unsigned sort_bits = msm_sort_bits(cfg);
 
@@ -633,33 +802,42 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                 uint32_t *seg_first = buf.seg_first, *seg_count = buf.seg_count;
                 xyzz_dev *in = nullptr, *out = buf.partials;
                 uint64_t items = total;
-                for (uint32_t level = 0; level < cfg.levels; level++) {
+                uint32_t level = 0;
+                if (cfg.ranges) {
+                        const uint64_t threads = msm_range_threads(total, cfg.seg_first, cfg.wave);
+                        const msm_ranges<Curve> r = {buf.keys, buf.vals, total, threads,
+                                                     nb,       points,   out};
+                        MSM_TRY((msm_launch_level0<msm_step_ranges, Curve>(be, cfg, r, threads)));
+                        MSM_TRY(be.launch(msm_step_range_items{first, count, total, threads,
+                                                               seg_first, seg_count},
+                                          nb));
+                        std::swap(first, seg_first);
+                        std::swap(count, seg_count);
+                        in = out;
+                        out = buf.partials_alt;
+                        items = threads + nb;
+                        level = 1;
+                }
+                for (; level < cfg.levels; level++) {
                         const uint32_t seg = level ? cfg.seg_next : cfg.seg_first;
                         const uint64_t segments = msm_segments_bound(items, seg, nb);
 
-                        MSM_TRY(be.launch(msm_step_segment_counts{count, seg, seg_count}, nb));
+                        MSM_TRY(be.launch(
+                                msm_step_segment_counts{count, seg, level >= 2, seg_count}, nb));
                         MSM_TRY(be.exclusive_scan(seg_count, seg_first, nb));
-                        const msm_level<Curve> lv = {first,
-                                                     count,
-                                                     seg_first,
-                                                     seg_count,
-                                                     nb,
-                                                     seg,
-                                                     level ? nullptr : buf.vals,
-                                                     points,
-                                                     in,
-                                                     out};
-                        if (level == 0 && !cfg.called_mul)
-                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_inlined>{lv},
-                                                  segments));
-                        else if (level == 0 && cfg.level0_blocks == 1)
-                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_called, 1>{lv},
-                                                  segments));
-                        else if (level == 0 && cfg.level0_blocks == 4)
-                                MSM_TRY(be.launch(msm_step_accumulate<Curve, mul_called, 4>{lv},
-                                                  segments));
-                        else
-                                MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
+                        const msm_level<Curve> lv = {
+                                first,
+                                count,
+                                seg_first,
+                                seg_count,
+                                nb,
+                                seg,
+                                level ? nullptr : buf.vals,
+                                points,
+                                in,
+                                out,
+                                level ? buf.buckets + (uint64_t)w0 * cfg.buckets : nullptr};
+                        MSM_TRY(be.launch(msm_step_accumulate<Curve>{lv}, segments));
 
                         /* The segments are the next level's items. */
                         uint32_t *old_first = first, *old_count = count;
@@ -671,10 +849,6 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                         out = out == buf.partials ? buf.partials_alt : buf.partials;
                         items = segments;
                 }
-                MSM_TRY(be.launch(msm_step_gather<Curve>{first, count, in,
-                                                         buf.buckets + (uint64_t)w0 * cfg.buckets,
-                                                         add_to_buckets},
-                                  nb));
         }
         return 0;
 }
@@ -695,13 +869,16 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
 template <class Curve, class Backend>
 int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr_dev *scalars,
             const typename Curve::affine *points) {
+        /* all-zero bytes are infinity (zz = 0): each batch's buckets add in */
+        MSM_TRY(be.zero(buf.buckets,
+                        (uint64_t)cfg.windows * cfg.buckets * sizeof(typename Curve::xyzz)));
         for (uint32_t batch = 0; batch < cfg.batches; batch++) {
                 const uint64_t b0 = msm_batch_start(cfg, batch);
                 const uint64_t n = msm_batch_start(cfg, batch + 1) - b0;
                 if (n == 0)
                         break;
                 MSM_TRY(be.wait_input(batch));
-                MSM_TRY(msm_run_batch(be, cfg, buf, scalars + b0, points + b0, n, batch > 0));
+                MSM_TRY(msm_run_batch(be, cfg, buf, scalars + b0, points + b0, n));
         }
 
         const uint32_t chunks = cfg.buckets >> cfg.log_chunk;
