@@ -464,13 +464,14 @@ template <class Curve> struct msm_level {
 };
 
 /* One segment of a level: the sum of at most seg consecutive items of one
- * bucket. Level 0 items are signed point indices, later ones partial sums.
- * Mul: how level 0's mixed additions multiply (curve.cuh). */
-template <class Curve, class Mul = mul_called, unsigned MinBlocks = Curve::level0_min_blocks>
-struct msm_step_accumulate : msm_level<Curve> {
+ * bucket. Level 0 items (by shares, CUZK_MSM_RANGES=0 only) are signed
+ * point indices, multiplied through mul_called; later ones partial sums.
+ * The comparison forms of level 0 (inlined products, other register
+ * budgets) are msm_step_ranges's. */
+template <class Curve> struct msm_step_accumulate : msm_level<Curve> {
         using xyzz_dev = typename Curve::xyzz;
         static constexpr unsigned block_threads = Curve::curve_block_threads;
-        static constexpr unsigned min_blocks = MinBlocks;
+        static constexpr unsigned min_blocks = Curve::level0_min_blocks;
 
         CUZK_HD void operator()(uint64_t s) const {
                 const msm_level<Curve> &l = *this;
@@ -499,7 +500,7 @@ struct msm_step_accumulate : msm_level<Curve> {
                                         prefetch_l1(&l.points[next & ~MSM_NEGATE_BIT]);
                                 }
                                 acc.add_affine(load_wide(&l.points[ref & ~MSM_NEGATE_BIT]),
-                                               (ref & MSM_NEGATE_BIT) != 0, Mul());
+                                               (ref & MSM_NEGATE_BIT) != 0, mul_called());
                         }
                 } else {
                         for (uint64_t i = begin; i < end; i++)
