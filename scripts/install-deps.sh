@@ -10,7 +10,7 @@ debian_packages=(
         clang libclang-rt-14-dev clang-format cppcheck
         libcmocka-dev libgmp-dev
         libsystemd-dev libnuma-dev libjansson-dev libinih-dev
-        libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler
+        libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler libssl-dev
         libbpf-dev bpftool
         debhelper lintian mandoc qemu-system-x86 debootstrap # packaging, man lint, VM tests (tests/vm)
         nodejs
