@@ -13,7 +13,7 @@
 #include "common/hex.h"
 #include "common/parse-number.h"
 #include "cuzk-bench.h"
-#include "daemon/api/api-server.h"
+#include "api/api-server.h"
 
 static const char usage[] =
         "Usage: cuzk-bench [OPTIONS] batch --type TYPE [BATCH OPTIONS]\n"

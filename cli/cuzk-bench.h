@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "daemon/api/api-client.h"
-#include "daemon/api/cuzk.pb-c.h"
+#include "api/api-client.h"
+#include "api/cuzk.pb-c.h"
 
 /* Exit statuses of cuzk-bench. */
 enum {

@@ -13,7 +13,7 @@
 #include "common/parse-number.h"
 #include "common/format-bytes.h"
 #include "cuzkctl.h"
-#include "daemon/api/api-server.h"
+#include "api/api-server.h"
 
 static const char usage[] =
         "Usage: cuzkctl [OPTIONS] COMMAND [ARGS...]\n"

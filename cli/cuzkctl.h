@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "daemon/api/api-client.h"
-#include "daemon/api/cuzk.pb-c.h"
+#include "api/api-client.h"
+#include "api/cuzk.pb-c.h"
 
 /* Exit statuses of cuzkctl. */
 enum {

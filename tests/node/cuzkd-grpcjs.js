@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// An independent client of a real cuzkd: @grpc/grpc-js loading daemon/api/cuzk.proto.
+// An independent client of a real cuzkd: @grpc/grpc-js loading api/cuzk.proto.
 //   node cuzkd-grpcjs.js SOCKET ZKEY WTNS VK_JSON
 // The daemon runs with one worker. Submits jobs (the witness inline), awaits them and
 // checks the proofs with snarkjs, repeats a request id, cancels a queued job, awaits

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Dumps fixtures as snarkjs itself reads them, for tests/test-formats.c.
+// Dumps fixtures as snarkjs itself reads them, for tests/formats/test-formats.c.
 // Usage: node fixture-dump.js r1cs|wtns|zkey <file>...
 // (several files in one run share snarkjs's start-up and curve set-up)
 // Prints JSON lines; numbers are "0x" hex strings of canonical values,

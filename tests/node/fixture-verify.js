@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Verifies Groth16 proofs with snarkjs, for tests/test-formats.c.
+// Verifies Groth16 proofs with snarkjs, for tests/formats/test-formats.c.
 // Usage: node fixture-verify.js (<vk.json> <public.json> <proof.json>)...
 // Prints one JSON line per proof: {"ok": true|false}.
 const fs = require("fs");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What grpc-client.js and grpc-server.js share: cuzk.proto loaded by
 // @grpc/proto-loader in the JSON form the C tests write and read
-// (tests/test-api-json.h): proto field names, 64-bit integers as decimal
+// (tests/lib/api-json.h): proto field names, 64-bit integers as decimal
 // strings, enums by name, bytes as base64, every field present.
 'use strict';
 
@@ -9,7 +9,7 @@ const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const PROTO = path.join(__dirname, '..', '..', 'daemon', 'api', 'cuzk.proto');
+const PROTO = path.join(__dirname, '..', '..', 'api', 'cuzk.proto');
 const LOADER_OPTIONS = {
   keepCase: true,
   longs: String,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reference MSMs for tests/test-msm-ffjs.c, computed by ffjavascript's
+// Reference MSMs for tests/zk/test-msm-ffjs.c, computed by ffjavascript's
 // G1.multiExpAffine / G2.multiExpAffine (the functions snarkjs proves with).
 // Usage: node msm-vectors.js <seed> <size>...
 // Prints, per group and size, one JSON line:

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The prover's proving keys, loaded on first use and kept by path: a
+ * snarkjs .zkey (zkey_to_groth16_pk) or a bellperson .params file
+ * (bellperson_params_to_pk). The prover reads them itself so that their
+ * pages are charged to its own cgroup, and mlock()s them (best effort:
+ * said once in the log when the limit refuses it).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/executor/executor.h"
+#include "zk/groth16.h"
+
+struct prover_keys;
+
+int prover_keys_new(struct prover_keys **ret);
+void prover_keys_free(struct prover_keys *keys);
+
+/* The key of path for a job of kind, loading it when it is new (then
+ * *ret_loaded_usec says how long that took, else 0). circuit_path (the
+ * task's PCE; NULL for a preload) supplies the A and B densities of a
+ * .params file in bellperson's layout, which has points for those wires
+ * only. The pk stays valid until prover_keys_free. Returns 0 or a negative
+ * errno, logged naming the file. */
+int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
+                    const char *circuit_path, const struct groth16_pk **ret,
+                    uint64_t *ret_loaded_usec);
+
+/* The key of path if it is loaded, else NULL. */
+const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum job_kind kind,
+                                          const char *path);
+/* Drops the key of path (no task may use it any more); -ENOENT when it is not loaded. */
+int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char *path);
+
+/* Bytes of every key held (their point arrays). */
+uint64_t prover_keys_bytes(const struct prover_keys *keys);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The gRPC handlers of cuzkd (cuzk.v1.ProvingEngine) and the callbacks that
+ * the scheduler, the job table and the spool call into the supervisor with.
+ */
+#pragma once
+
+#include "api/api-handler.h"
+#include "daemon/supervisor/cuzkd.h"
+
+/* The handlers of cuzk.v1.ProvingEngine; userdata is the struct cuzkd. */
+extern const struct api_handler cuzkd_api_handler;
+
+/* The scheduler's job_ended: counts, spools the result and answers the waiters. */
+void cuzkd_job_ended(void *userdata, struct job *job);
+/* The job table's forget callback (ResultRetention=): the job leaves the spool. */
+void cuzkd_job_forgotten(void *userdata, const struct job *job);
+/* Queues a spooled job again at start-up (spool_load_all's callback); an ended one whose
+ * ResultRetention= is over is dropped. */
+int cuzkd_load_spooled(void *userdata, const char *job_id,
+                       const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
+                       const char *wtns_path, const Cuzk__V1__AwaitProofResponse *result);

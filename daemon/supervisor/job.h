@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A proving job as the supervisor keeps it: its inputs, the memory shape of
+ * its partitions, each partition's progress and, once it ended, its result
+ * (the AwaitProofResponse that the spool keeps and AwaitProof returns).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/cuzk.pb-c.h"
+#include "daemon/executor/executor.h"
+#include "daemon/supervisor/reservation.h"
+
+enum job_state {
+        JOB_QUEUED,    /* no partition admitted yet */
+        JOB_RUNNING,   /* some partition admitted */
+        JOB_COMPLETED, /* every partition proved */
+        JOB_FAILED,
+        JOB_CANCELLED,
+        _JOB_STATE_MAX,
+};
+
+enum partition_state {
+        PARTITION_QUEUED,
+        PARTITION_RUNNING, /* handed to the executor; its bytes are reserved */
+        PARTITION_DONE,
+        PARTITION_DROPPED, /* the job ended before it ran */
+};
+
+/* What one partition of the job's circuit reserves, and the circuit's shared bytes (SRS,
+ * PCE) reserved once while any partition of the circuit runs. */
+struct job_shape {
+        uint64_t abc_bytes;  /* a, b, c: given back at abc_released */
+        uint64_t rest_bytes; /* the rest: given back when the partition finishes */
+        uint64_t shared_bytes;
+        uint64_t key_bytes;    /* the part of shared_bytes each prover holds its own copy of */
+        char circuit_id[1024]; /* the files that make the circuit: zkey, or pce + params */
+};
+
+struct job_partition {
+        enum partition_state state;
+        unsigned attempts;
+        uint64_t task_id;               /* of the running attempt */
+        struct reservation reservation; /* of the running attempt (reservation.h) */
+        uint8_t proof[192];             /* JOB_SYNTHETIC_PCE, when done */
+};
+
+struct job {
+        char id[40];
+        char *request_id;        /* "" when the client sent none */
+        int priority;            /* Cuzk__V1__Priority */
+        uint64_t submitted_usec; /* CLOCK_REALTIME */
+        uint64_t sequence;       /* arrival order, ties of submitted_usec */
+
+        struct job_inputs inputs; /* its strings point into owned copies below */
+        char *zkey_path, *wtns_path, *pce_path, *params_path, *witness_path;
+        struct job_shape shape;
+
+        enum job_state state;
+        struct job_partition *partitions; /* inputs.partitions */
+        unsigned n_done, n_running;
+
+        /* Timing (usec): first admission, end, and the sums of the partitions' stages. */
+        uint64_t started_usec, finished_usec;
+        uint64_t synthesis_usec, srs_load_usec, gpu_usec;
+
+        /* The result, once the job ended (or as loaded from the spool). */
+        char *proof_json, *public_json;
+        uint8_t *proof; /* loaded results only; else the partitions' proofs */
+        size_t proof_size;
+        char error_message[1024];
+        bool from_spool;       /* ended before this run of the daemon */
+        bool result_delivered; /* an AwaitProof or Prove call was answered with the result */
+};
+
+/* CLOCK_REALTIME in microseconds: the clock of submitted_usec and the other times. */
+uint64_t job_now_usec(void);
+const char *job_state_name(enum job_state state);
+bool job_state_is_final(enum job_state state);
+
+/*
+ * Checks a SubmitProofRequest and makes a job of it: kind (GROTH16_SNARKJS, SYNTHETIC_PCE;
+ * others -EOPNOTSUPP), the input files present and readable, the circuit's shape from the
+ * .zkey or .pce header. wtns_path overrides request->wtns_path (an inline witness the
+ * spool wrote). On error *ret_message says what is wrong, naming the file or field:
+ * -EINVAL bad request, -EOPNOTSUPP unimplemented kind, -ENOENT/-EACCES a file.
+ * prover_threads sizes the MSM scratch as the prover will run it.
+ */
+int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *wtns_path,
+            uint64_t submitted_usec, unsigned prover_threads, struct job **ret, char *ret_message,
+            size_t message_size);
+/* A job that ended before this run: its request id and result from the spool. */
+int job_new_ended(const char *id, const Cuzk__V1__SubmitProofRequest *request,
+                  uint64_t submitted_usec, const Cuzk__V1__AwaitProofResponse *result,
+                  struct job **ret);
+struct job *job_free(struct job *job);
+static inline void job_freep(struct job **job) {
+        job_free(*job);
+}
+
+/* Ends the job: state (COMPLETED, FAILED or CANCELLED) and the message (printf) for a
+ * failure. The partitions' proofs become the job's proof. */
+void job_end(struct job *job, enum job_state state, uint64_t now_usec, const char *format, ...)
+        __attribute__((format(printf, 4, 5)));
+
+/* The job's AwaitProofResponse; its pointers borrow from job. */
+void job_result(const struct job *job, Cuzk__V1__AwaitProofResponse *ret);
+
+/* The circuit's shape from its files (job-shape.c). */
+int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job_shape *ret,
+                      char *ret_message, size_t message_size);
+int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover_threads,
+                  struct job_shape *ret, char *ret_message, size_t message_size);
+/* The key file of a circuit id (job-shape.c): a .zkey is its own, PCE+PARAMS has PARAMS.
+ * -ENAMETOOLONG when it does not fit size. */
+int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size);
+/* Splits groth16_partition_bytes() into the two release phases. */
+void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct job_shape *ret);

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "daemon/supervisor/preload.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/log.h"
+#include "daemon/supervisor/cuzkd.h"
+
+/* The size of a circuit file; -ENOENT (or what stat says) with a message. */
+static int file_bytes(const char *path, uint64_t *ret, char *message, size_t message_size) {
+        struct stat st;
+
+        if (stat(path, &st) < 0) {
+                int r = -errno;
+
+                snprintf(message, message_size, "%s: %s", path, strerror(-r));
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                snprintf(message, message_size, "%s: not a regular file", path);
+                return -EINVAL;
+        }
+        *ret = (uint64_t)st.st_size;
+        return 0;
+}
+
+int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, uint64_t *ret_bytes,
+                    char *message, size_t message_size) {
+        char pce[PATH_MAX], key[PATH_MAX];
+        uint64_t pce_bytes = 0, key_bytes = 0;
+        enum job_kind kind;
+        int r;
+
+        assert(d && circuit_id && ret_already && ret_bytes && message);
+        if (job_circuit_key(circuit_id, &kind, key, sizeof(key)) < 0 ||
+            strlen(circuit_id) >= sizeof(pce)) {
+                snprintf(message, message_size, "circuit %s: a path is too long", circuit_id);
+                return -EINVAL;
+        }
+        if (kind == JOB_SYNTHETIC_PCE) {
+                /* PCE+PARAMS: the PCE is what stands before the key */
+                snprintf(pce, sizeof(pce), "%.*s", (int)(strlen(circuit_id) - strlen(key) - 1),
+                         circuit_id);
+                r = file_bytes(pce, &pce_bytes, message, message_size);
+                if (r < 0)
+                        return r;
+        }
+        r = file_bytes(key, &key_bytes, message, message_size);
+        if (r < 0)
+                return r;
+        *ret_bytes = pce_bytes + key_bytes;
+        r = scheduler_preload(d->scheduler, circuit_id, pce_bytes + key_bytes, key_bytes,
+                              ret_already);
+        if (r == -ENOSPC) {
+                snprintf(message, message_size,
+                         "circuit %s: %" PRIu64 " bytes (a key copy per prover) do not fit "
+                         "the memory budget (%" PRIu64 " of %" PRIu64 " bytes reserved)",
+                         circuit_id, pce_bytes + key_bytes, d->budget.reserved_bytes,
+                         d->budget.total_bytes);
+                return r;
+        }
+        if (r < 0) {
+                snprintf(message, message_size, "circuit %s: %s", circuit_id, strerror(-r));
+                return r;
+        }
+        r = executor_preload_key(d->executor, kind, key, kind == JOB_SYNTHETIC_PCE ? pce : NULL);
+        if (r < 0)
+                snprintf(message, message_size, "circuit %s: the provers cannot load it: %s",
+                         circuit_id, strerror(-r));
+        return r;
+}
+
+unsigned preload_configured(struct cuzkd *d) {
+        char list[sizeof(d->config.preload)], *save = NULL;
+        unsigned n = 0;
+
+        assert(d);
+        snprintf(list, sizeof(list), "%s", d->config.preload);
+        for (char *id = strtok_r(list, " \t", &save); id; id = strtok_r(NULL, " \t", &save)) {
+                char message[1024];
+                uint64_t bytes;
+                bool already;
+                int r = preload_circuit(d, id, &already, &bytes, message, sizeof(message));
+
+                if (r < 0) {
+                        log_error("Preload=%s: %s; not preloaded", id, message);
+                        continue;
+                }
+                log_info("Preload=%s: %" PRIu64 " bytes reserved; every prover loads it now", id,
+                         bytes);
+                n++;
+        }
+        return n;
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reading the spool back at start-up (spool_load_all, see spool.h): job
+ * directories oldest first, what a crash left cleaned up, a job that cannot
+ * be read renamed to <job_id>.corrupt and skipped.
+ */
+#include "spool.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/atomic-file.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+
+#include "daemon/supervisor/spool-internal.h"
+
+static void request_freep(Cuzk__V1__SubmitProofRequest **r) {
+        if (*r)
+                cuzk__v1__submit_proof_request__free_unpacked(*r, NULL);
+}
+
+static void result_freep(Cuzk__V1__AwaitProofResponse **r) {
+        if (*r)
+                cuzk__v1__await_proof_response__free_unpacked(*r, NULL);
+}
+
+/* Reads a whole file below dir_fd; -EFBIG above max_size. */
+static int read_file_at(int dir_fd, const char *name, size_t max_size, uint8_t **ret,
+                        size_t *ret_size) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ uint8_t *buf = NULL;
+        struct stat st;
+        size_t done = 0;
+
+        fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        if ((uint64_t)st.st_size > max_size)
+                return -EFBIG;
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (done < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return -EIO; /* shrank under us */
+                done += (size_t)n;
+        }
+        buf[done] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_size = done;
+        return 0;
+}
+
+static int read_meta(int job_fd, uint64_t *ret_submitted_usec) {
+        _cleanup_free_ uint8_t *text = NULL;
+        unsigned long long usec;
+        size_t size;
+        char *line, *end;
+        int r;
+
+        r = read_file_at(job_fd, SPOOL_META, SPOOL_META_MAX, &text, &size);
+        if (r < 0)
+                return r;
+        /* "submitted_usec=N" on its own line */
+        for (line = (char *)text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+                if (strncmp(line, "submitted_usec=", 15))
+                        continue;
+                if (line[15] < '0' || line[15] > '9')
+                        return -EBADMSG;
+                errno = 0;
+                usec = strtoull(line + 15, &end, 10);
+                if (errno || (*end && *end != '\n'))
+                        return -EBADMSG;
+                *ret_submitted_usec = usec;
+                return 0;
+        }
+        return -EBADMSG;
+}
+
+/* Moves a job that cannot be read out of the way, keeping it for a person
+ * to look at: <job_id>.corrupt (or .corrupt-N when that exists already). */
+static void mark_corrupt(const struct spool *spool, const char *job_id, const char *what, int r) {
+        char name[NAME_MAX + 1];
+
+        for (unsigned i = 0; i < 100; i++) {
+                if (i == 0)
+                        snprintf(name, sizeof(name), "%s" SPOOL_CORRUPT_SUFFIX, job_id);
+                else
+                        snprintf(name, sizeof(name), "%s" SPOOL_CORRUPT_SUFFIX "-%u", job_id, i);
+                if (renameat2(spool->dir_fd, job_id, spool->dir_fd, name, RENAME_NOREPLACE) == 0) {
+                        (void)fsync(spool->dir_fd);
+                        log_error_errno(r, "spool %s: job %s: %s: %m; moved to %s and skipped",
+                                        spool->dir, job_id, what, name);
+                        return;
+                }
+                if (errno != EEXIST)
+                        break;
+        }
+        log_error_errno(r, "spool %s: job %s: %s: %m; skipped (cannot rename it: %s)", spool->dir,
+                        job_id, what, strerror(errno));
+}
+
+struct spool_entry {
+        char job_id[SPOOL_JOB_ID_MAX + 1];
+        uint64_t submitted_usec;
+};
+
+static int spool_entry_compare(const void *a, const void *b) {
+        const struct spool_entry *x = a, *y = b;
+
+        if (x->submitted_usec != y->submitted_usec)
+                return x->submitted_usec < y->submitted_usec ? -1 : 1;
+        return strcmp(x->job_id, y->job_id);
+}
+
+/* Whether a top-level entry is a job directory; cleans up what a crash left. */
+static bool spool_entry_is_job(const struct spool *spool, const struct dirent *de) {
+        struct stat st;
+        int r;
+
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                return false;
+        if (atomic_file_is_tmp_name(de->d_name)) {
+                r = spool_remove_dir_at(spool->dir_fd, de->d_name);
+                if (r == -ENOTDIR)
+                        r = unlinkat(spool->dir_fd, de->d_name, 0) < 0 ? -errno : 0;
+                if (r < 0)
+                        log_warning_errno(r, "spool %s: cannot remove the leftover %s: %m",
+                                          spool->dir, de->d_name);
+                else
+                        log_debug("spool %s: removed the leftover %s", spool->dir, de->d_name);
+                return false;
+        }
+        if (de->d_name[0] == '.' || strstr(de->d_name, SPOOL_CORRUPT_SUFFIX))
+                return false;
+        if (fstatat(spool->dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+            !S_ISDIR(st.st_mode) || !spool_job_id_valid(de->d_name)) {
+                log_warning("spool %s: %s is not a job directory, ignored", spool->dir, de->d_name);
+                return false;
+        }
+        return true;
+}
+
+/* The job directories with their submission times, oldest first. Jobs
+ * whose meta cannot be read are marked corrupt here. */
+static int spool_list(const struct spool *spool, struct spool_entry **ret, size_t *ret_n) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        _cleanup_free_ struct spool_entry *entries = NULL;
+        size_t n = 0, allocated = 0;
+        struct dirent *de;
+        int fd, r;
+
+        fd = openat(spool->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return log_error_errno(errno, "spool %s: cannot open: %m", spool->dir);
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return log_error_errno(errno, "spool %s: cannot read: %m", spool->dir);
+        }
+        while ((errno = 0, de = readdir(d))) {
+                _cleanup_close_ int job_fd = -EBADF;
+                uint64_t usec = 0;
+
+                if (!spool_entry_is_job(spool, de))
+                        continue;
+                job_fd = spool_open_job_dir(spool, de->d_name);
+                r = job_fd < 0 ? job_fd : read_meta(job_fd, &usec);
+                if (r < 0) {
+                        mark_corrupt(spool, de->d_name, "cannot read " SPOOL_META, r);
+                        continue;
+                }
+                if (n == allocated) {
+                        size_t more = allocated ? 2 * allocated : 16;
+                        struct spool_entry *p = reallocarray(entries, more, sizeof(*p));
+
+                        if (!p)
+                                return log_error_errno(ENOMEM, "spool %s: out of memory",
+                                                       spool->dir);
+                        entries = p;
+                        allocated = more;
+                }
+                /* spool_job_id_valid() checked the length */
+                memcpy(entries[n].job_id, de->d_name, strlen(de->d_name) + 1);
+                entries[n++].submitted_usec = usec;
+        }
+        if (errno)
+                return log_error_errno(errno, "spool %s: cannot read: %m", spool->dir);
+        if (n > 0)
+                qsort(entries, n, sizeof(*entries), spool_entry_compare);
+        *ret = TAKE_PTR(entries);
+        *ret_n = n;
+        return 0;
+}
+
+/* Removes temporary files a crash left inside a job directory. */
+static void clean_job_dir(const struct spool *spool, int job_fd, const char *job_id) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int fd;
+
+        fd = openat(job_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return;
+        }
+        while ((de = readdir(d)))
+                if (atomic_file_is_tmp_name(de->d_name)) {
+                        if (unlinkat(job_fd, de->d_name, 0) < 0)
+                                log_warning_errno(errno,
+                                                  "spool %s: job %s: cannot remove the "
+                                                  "leftover %s: %m",
+                                                  spool->dir, job_id, de->d_name);
+                        else
+                                log_debug("spool %s: job %s: removed the leftover %s", spool->dir,
+                                          job_id, de->d_name);
+                }
+}
+
+/* Loads one job and calls back; corrupt jobs are marked and skipped (0, *ret_loaded
+ * false). */
+static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
+                          spool_job_fn callback, void *userdata, bool *ret_loaded) {
+        _cleanup_(request_freep) Cuzk__V1__SubmitProofRequest *request = NULL;
+        _cleanup_(result_freep) Cuzk__V1__AwaitProofResponse *result = NULL;
+        _cleanup_free_ uint8_t *buf = NULL;
+        _cleanup_free_ char *wtns_path = NULL;
+        _cleanup_close_ int job_fd = -EBADF;
+        struct stat st;
+        size_t size;
+        int r;
+
+        job_fd = spool_open_job_dir(spool, entry->job_id);
+        if (job_fd < 0) {
+                mark_corrupt(spool, entry->job_id, "cannot open", job_fd);
+                return 0;
+        }
+        clean_job_dir(spool, job_fd, entry->job_id);
+
+        r = read_file_at(job_fd, SPOOL_REQUEST, UINT32_MAX, &buf, &size);
+        if (r < 0) {
+                mark_corrupt(spool, entry->job_id, "cannot read " SPOOL_REQUEST, r);
+                return 0;
+        }
+        request = cuzk__v1__submit_proof_request__unpack(NULL, size, buf);
+        if (!request) {
+                mark_corrupt(spool, entry->job_id,
+                             SPOOL_REQUEST " is not a SubmitProofRequest message", EBADMSG);
+                return 0;
+        }
+        free(TAKE_PTR(buf));
+
+        r = read_file_at(job_fd, SPOOL_RESULT, UINT32_MAX, &buf, &size);
+        if (r < 0 && r != -ENOENT) {
+                mark_corrupt(spool, entry->job_id, "cannot read " SPOOL_RESULT, r);
+                return 0;
+        }
+        if (r == 0) {
+                result = cuzk__v1__await_proof_response__unpack(NULL, size, buf);
+                if (!result) {
+                        mark_corrupt(spool, entry->job_id,
+                                     SPOOL_RESULT " is not an AwaitProofResponse message", EBADMSG);
+                        return 0;
+                }
+        }
+
+        if (fstatat(job_fd, SPOOL_WTNS, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            asprintf(&wtns_path, "%s/%s/" SPOOL_WTNS, spool->dir, entry->job_id) < 0)
+                return log_error_errno(ENOMEM, "spool %s: out of memory", spool->dir);
+
+        *ret_loaded = true;
+        return callback(userdata, entry->job_id, request, entry->submitted_usec, wtns_path, result);
+}
+
+int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {
+        _cleanup_free_ struct spool_entry *entries = NULL;
+        size_t n = 0, n_loaded = 0;
+        int r;
+
+        assert(spool);
+        assert(callback);
+
+        r = spool_list(spool, &entries, &n);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                bool loaded = false;
+
+                r = spool_load_job(spool, &entries[i], callback, userdata, &loaded);
+                if (r < 0)
+                        return r;
+                n_loaded += loaded;
+        }
+        log_debug("spool %s: %zu jobs loaded", spool->dir, n_loaded);
+        return 0;
+}

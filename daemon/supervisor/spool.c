@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The spool (see spool.h). A job directory is built under a temporary
+ * hidden name and renamed into place whole, so <dir>/<job_id> always has
+ * its request.pb and meta; a removed job is first renamed back to a hidden
+ * name. Hidden temporary names found at start-up are what a crash left and
+ * are cleaned up.
+ */
+#include "spool.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/atomic-file.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+
+#include "daemon/supervisor/spool-internal.h"
+
+/* Job ids become directory names: no '/', nothing hidden, nothing that
+ * looks like the spool's own ".corrupt" names. */
+bool spool_job_id_valid(const char *job_id) {
+        size_t len = strlen(job_id);
+
+        if (len == 0 || len > SPOOL_JOB_ID_MAX || job_id[0] == '.' ||
+            strstr(job_id, SPOOL_CORRUPT_SUFFIX))
+                return false;
+        for (size_t i = 0; i < len; i++) {
+                char c = job_id[i];
+
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.' || c == ':'))
+                        return false;
+        }
+        return true;
+}
+
+static int check_job_id(const struct spool *spool, const char *job_id) {
+        if (!spool_job_id_valid(job_id))
+                return log_error_errno(EINVAL,
+                                       "spool %s: job id '%s' is not usable as a directory name, "
+                                       "expected 1..%d of [A-Za-z0-9._:-] not starting with '.'",
+                                       spool->dir, job_id, SPOOL_JOB_ID_MAX);
+        return 0;
+}
+
+static int mkdir_parents(const char *dir) {
+        char path[PATH_MAX];
+        size_t len = strlen(dir);
+
+        if (len >= sizeof(path))
+                return -ENAMETOOLONG;
+        memcpy(path, dir, len + 1);
+        for (char *p = path + 1;; p++) {
+                if (*p != '/' && *p)
+                        continue;
+                char saved = *p;
+
+                *p = 0;
+                if (mkdir(path, SPOOL_DIR_MODE) < 0 && errno != EEXIST)
+                        return -errno;
+                *p = saved;
+                if (!saved)
+                        return 0;
+        }
+}
+
+int spool_open(const char *dir, struct spool **ret) {
+        _cleanup_close_ int fd = -EBADF;
+        struct spool *spool;
+        int r;
+
+        assert(dir);
+        assert(ret);
+
+        if (dir[0] != '/')
+                return log_error_errno(EINVAL, "spool %s: expected an absolute path", dir);
+        r = mkdir_parents(dir);
+        if (r < 0 && r != -ENOTDIR)
+                return log_error_errno(r, "spool %s: cannot create: %m", dir);
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+                r = -errno;
+                if (r == -ENOTDIR)
+                        return log_error_errno(r,
+                                               "spool %s: not a directory, expected the spool "
+                                               "directory (SpoolDirectory=)",
+                                               dir);
+                return log_error_errno(r, "spool %s: cannot open: %m", dir);
+        }
+        if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0)
+                return log_error_errno(errno, "spool %s: not writable: %m", dir);
+
+        spool = calloc(1, sizeof(*spool));
+        if (!spool || !(spool->dir = strdup(dir))) {
+                free(spool);
+                return log_error_errno(ENOMEM, "spool %s: out of memory", dir);
+        }
+        spool->dir_fd = TAKE_FD(fd);
+        *ret = spool;
+        return 0;
+}
+
+void spool_free(struct spool *spool) {
+        if (!spool)
+                return;
+        if (spool->dir_fd >= 0)
+                close(spool->dir_fd);
+        free(spool->dir);
+        free(spool);
+}
+
+/* Removes the directory name below parent_fd with the files in it (the
+ * spool's directories hold no subdirectories). */
+int spool_remove_dir_at(int parent_fd, const char *name) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int fd;
+
+        fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return -errno;
+        }
+        while ((errno = 0, de = readdir(d))) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (unlinkat(dirfd(d), de->d_name, 0) < 0 &&
+                    (errno != EISDIR || unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) < 0))
+                        return -errno;
+        }
+        if (errno)
+                return -errno;
+        if (unlinkat(parent_fd, name, AT_REMOVEDIR) < 0)
+                return -errno;
+        return 0;
+}
+
+static int pack_request(const Cuzk__V1__SubmitProofRequest *request, uint8_t **ret,
+                        size_t *ret_size) {
+        /* The inline witness is stored once, as input.wtns. */
+        Cuzk__V1__SubmitProofRequest without_wtns = *request;
+        size_t size;
+        uint8_t *buf;
+
+        without_wtns.wtns.data = NULL;
+        without_wtns.wtns.len = 0;
+        size = cuzk__v1__submit_proof_request__get_packed_size(&without_wtns);
+        buf = malloc(size ? size : 1);
+        if (!buf)
+                return -ENOMEM;
+        if (cuzk__v1__submit_proof_request__pack(&without_wtns, buf) != size) {
+                free(buf);
+                return -EIO;
+        }
+        *ret = buf;
+        *ret_size = size;
+        return 0;
+}
+
+/* meta: "key=value" lines. The request id is written for people reading the
+ * spool; bytes outside printable ASCII (and '\') are written as \xNN. */
+static int format_meta(const char *request_id, uint64_t submitted_usec, char **ret) {
+        char *text, *grown;
+        size_t len;
+        int n;
+
+        n = asprintf(&text, "submitted_usec=%" PRIu64 "\nrequest_id=", submitted_usec);
+        if (n < 0)
+                return -ENOMEM;
+        len = (size_t)n;
+        grown = realloc(text, len + 4 * strlen(request_id) + 2);
+        if (!grown) {
+                free(text);
+                return -ENOMEM;
+        }
+        text = grown;
+        for (const char *c = request_id; *c; c++) {
+                unsigned char u = (unsigned char)*c;
+
+                if (u < 0x20 || u >= 0x7f || u == '\\')
+                        len += (size_t)sprintf(text + len, "\\x%02x", u);
+                else
+                        text[len++] = (char)u;
+        }
+        text[len++] = '\n';
+        text[len] = 0;
+        *ret = text;
+        return 0;
+}
+
+int spool_save_job(struct spool *spool, const char *job_id,
+                   const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
+                   char **ret_wtns_path) {
+        _cleanup_free_ uint8_t *packed = NULL;
+        _cleanup_free_ char *meta = NULL, *wtns_path = NULL;
+        _cleanup_close_ int tmp_fd = -EBADF;
+        char tmp_name[NAME_MAX + 1];
+        bool has_wtns;
+        size_t packed_size;
+        struct stat st;
+        int r;
+
+        assert(spool);
+        assert(job_id);
+        assert(request);
+
+        r = check_job_id(spool, job_id);
+        if (r < 0)
+                return r;
+        if (fstatat(spool->dir_fd, job_id, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                return log_error_errno(EEXIST, "spool %s: job %s is already spooled", spool->dir,
+                                       job_id);
+        has_wtns = request->wtns.len > 0;
+        if (has_wtns && asprintf(&wtns_path, "%s/%s/" SPOOL_WTNS, spool->dir, job_id) < 0)
+                return log_error_errno(ENOMEM, "spool %s: job %s: out of memory", spool->dir,
+                                       job_id);
+        r = pack_request(request, &packed, &packed_size);
+        if (r == 0)
+                r = format_meta(request->request_id ? request->request_id : "", submitted_usec,
+                                &meta);
+        if (r < 0)
+                return log_error_errno(r, "spool %s: job %s: cannot encode the request: %m",
+                                       spool->dir, job_id);
+
+        /* Built under a hidden name and renamed whole: a crash leaves either
+         * the complete job or a temporary directory that start-up removes. */
+        r = atomic_file_tmp_name(job_id, tmp_name, sizeof(tmp_name));
+        if (r < 0)
+                return log_error_errno(r, "spool %s: job %s: %m", spool->dir, job_id);
+        if (mkdirat(spool->dir_fd, tmp_name, SPOOL_DIR_MODE) < 0)
+                return log_error_errno(errno, "spool %s: cannot create %s: %m", spool->dir,
+                                       tmp_name);
+        tmp_fd = openat(spool->dir_fd, tmp_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (tmp_fd < 0)
+                r = -errno;
+        if (r == 0)
+                r = atomic_file_write_at(tmp_fd, SPOOL_REQUEST, packed, packed_size,
+                                         SPOOL_FILE_MODE);
+        if (r == 0)
+                r = atomic_file_write_at(tmp_fd, SPOOL_META, meta, strlen(meta), SPOOL_FILE_MODE);
+        if (r == 0 && has_wtns)
+                r = atomic_file_write_at(tmp_fd, SPOOL_WTNS, request->wtns.data, request->wtns.len,
+                                         SPOOL_FILE_MODE);
+        if (r == 0 && renameat(spool->dir_fd, tmp_name, spool->dir_fd, job_id) < 0)
+                r = -errno;
+        if (r == 0 && fsync(spool->dir_fd) < 0)
+                r = -errno;
+        if (r < 0) {
+                (void)spool_remove_dir_at(spool->dir_fd, tmp_name);
+                return log_error_errno(r, "spool %s: job %s: cannot write it to disk: %m",
+                                       spool->dir, job_id);
+        }
+        log_debug("spool %s: job %s saved (%zu bytes of request, %zu of witness)", spool->dir,
+                  job_id, packed_size, request->wtns.len);
+        if (ret_wtns_path)
+                *ret_wtns_path = TAKE_PTR(wtns_path);
+        return 0;
+}
+
+int spool_open_job_dir(const struct spool *spool, const char *job_id) {
+        int fd = openat(spool->dir_fd, job_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        return fd;
+}
+
+int spool_save_result(struct spool *spool, const char *job_id,
+                      const Cuzk__V1__AwaitProofResponse *result) {
+        _cleanup_free_ uint8_t *packed = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        size_t size;
+        int r;
+
+        assert(spool);
+        assert(job_id);
+        assert(result);
+
+        r = check_job_id(spool, job_id);
+        if (r < 0)
+                return r;
+        fd = spool_open_job_dir(spool, job_id);
+        if (fd < 0)
+                return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
+                                       spool->dir, job_id);
+        size = cuzk__v1__await_proof_response__get_packed_size(result);
+        packed = malloc(size ? size : 1);
+        if (!packed)
+                return log_error_errno(ENOMEM, "spool %s: job %s: out of memory", spool->dir,
+                                       job_id);
+        if (cuzk__v1__await_proof_response__pack(result, packed) != size)
+                return log_error_errno(EIO, "spool %s: job %s: cannot encode the result",
+                                       spool->dir, job_id);
+        r = atomic_file_write_at(fd, SPOOL_RESULT, packed, size, SPOOL_FILE_MODE);
+        if (r < 0)
+                return log_error_errno(r, "spool %s: job %s: cannot write " SPOOL_RESULT ": %m",
+                                       spool->dir, job_id);
+        return 0;
+}
+
+int spool_remove_job(struct spool *spool, const char *job_id) {
+        char tmp_name[NAME_MAX + 1];
+        int r;
+
+        assert(spool);
+        assert(job_id);
+
+        r = check_job_id(spool, job_id);
+        if (r < 0)
+                return r;
+        /* Out of sight first, in one step: a crash while deleting leaves a
+         * hidden directory that start-up removes, never half a job. */
+        r = atomic_file_tmp_name(job_id, tmp_name, sizeof(tmp_name));
+        if (r < 0)
+                return log_error_errno(r, "spool %s: job %s: %m", spool->dir, job_id);
+        if (renameat(spool->dir_fd, job_id, spool->dir_fd, tmp_name) < 0) {
+                r = -errno;
+                if (r == -ENOENT)
+                        return log_debug_errno(r, "spool %s: job %s: not spooled", spool->dir,
+                                               job_id);
+                return log_error_errno(r, "spool %s: job %s: cannot remove: %m", spool->dir,
+                                       job_id);
+        }
+        if (fsync(spool->dir_fd) < 0)
+                return log_error_errno(errno, "spool %s: cannot sync: %m", spool->dir);
+        r = spool_remove_dir_at(spool->dir_fd, tmp_name);
+        if (r < 0)
+                log_warning_errno(r,
+                                  "spool %s: job %s: cannot delete %s (removed at the next "
+                                  "start): %m",
+                                  spool->dir, job_id, tmp_name);
+        return 0;
+}

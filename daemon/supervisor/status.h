@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GetStatus: the supervisor's state (cuzkd.h) as the API's status response. */
+#pragma once
+
+#include "api/cuzk.pb-c.h"
+#include "daemon/supervisor/cuzkd.h"
+
+/* Fills response; free with status_response_done(). */
+int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *response);
+void status_response_done(Cuzk__V1__GetStatusResponse *response);

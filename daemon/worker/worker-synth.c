@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A synthesis worker's computation (see worker-synth.h). */
+#include "worker-synth.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "circuits/pce-file.h"
+#include "common/cleanup.h"
+#include "common/log.h"
+#include "daemon/executor/executor.h"
+#include "formats/wtns.h"
+#include "formats/zkey-constraints.h"
+#include "zk/groth16.h"
+
+/* A memfd being filled: unmapped (and then sealed) when done. */
+struct filling {
+        int fd;
+        void *map;
+        size_t bytes;
+};
+
+static void filling_release(struct filling *f) {
+        if (f->map)
+                (void)munmap(f->map, f->bytes);
+        if (f->fd >= 0)
+                close(f->fd);
+        *f = (struct filling){.fd = -EBADF};
+}
+
+static int filling_new(const char *name, size_t bytes, struct filling *ret) {
+        int r;
+
+        ret->bytes = bytes;
+        r = ipc_memfd_new(name, bytes, &ret->fd, &ret->map);
+        if (r < 0)
+                *ret = (struct filling){.fd = -EBADF};
+        return r;
+}
+
+/* Unmaps, seals (against writes too unless writable) and hands the fd out. */
+static int filling_finish(struct filling *f, bool writable, int *ret_fd) {
+        int r;
+
+        (void)munmap(f->map, f->bytes);
+        f->map = NULL;
+        r = ipc_memfd_seal(f->fd, writable);
+        if (r < 0)
+                return r;
+        *ret_fd = TAKE_FD(f->fd);
+        return 0;
+}
+
+typedef int (*evaluate_fn)(const void *circuit, const fr_t *w, size_t n_vars,
+                           unsigned log_domain_size, fr_t *a, fr_t *b, fr_t *c);
+
+static int evaluate_zkey(const void *circuit, const fr_t *w, size_t n_vars,
+                         unsigned log_domain_size, fr_t *a, fr_t *b, fr_t *c) {
+        return groth16_evaluate(circuit, w, n_vars, log_domain_size, a, b, c);
+}
+
+static int evaluate_pce(const void *circuit, const fr_t *w, size_t n_vars, unsigned log_domain_size,
+                        fr_t *a, fr_t *b, fr_t *c) {
+        return pce_evaluate(circuit, w, n_vars, log_domain_size, a, b, c);
+}
+
+/* The two memfds from a loaded circuit and witness. */
+static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const void *circuit,
+                        const struct wtns *w, unsigned log_domain_size,
+                        struct worker_synth_output *ret) {
+        _cleanup_(filling_release) struct filling abc = {.fd = -EBADF}, wit = {.fd = -EBADF};
+        const size_t n = (size_t)1 << log_domain_size;
+        fr_t *a;
+        int r;
+
+        r = filling_new("cuzk-abc", 3 * n * sizeof(fr_t), &abc);
+        if (r < 0)
+                return r;
+        r = filling_new("cuzk-witness", (size_t)w->n_values * sizeof(fr_t), &wit);
+        if (r < 0)
+                return r;
+        a = abc.map;
+        r = evaluate(circuit, w->values, w->n_values, log_domain_size, a, a + n, a + 2 * n);
+        if (r < 0)
+                return log_error_errno(r,
+                                       "%s: evaluating the constraints on 2^%u points failed: %m",
+                                       circuit_path, log_domain_size);
+        memcpy(wit.map, w->values, (size_t)w->n_values * sizeof(fr_t));
+
+        r = filling_finish(&abc, true, &ret->abc_fd); /* the CPU prover writes H here */
+        if (r < 0)
+                return r;
+        r = filling_finish(&wit, false, &ret->w_fd);
+        if (r < 0) {
+                close(TAKE_FD(ret->abc_fd));
+                return r;
+        }
+        ret->n_vars = w->n_values;
+        ret->log_domain_size = log_domain_size;
+        return 0;
+}
+
+static int check_witness_length(const char *witness_path, const struct wtns *w,
+                                const char *circuit_path, uint32_t n_vars) {
+        if (w->n_values != n_vars)
+                return log_error_errno(
+                        EINVAL, "%s: the witness has %" PRIu32 " values, %s expects %" PRIu32,
+                        witness_path, w->n_values, circuit_path, n_vars);
+        return 0;
+}
+
+/* Only the key's coefficient section is read: its points are the prover's. */
+static int synthesize_snarkjs(const struct ipc_task *task, struct worker_synth_output *ret) {
+        _cleanup_(zkey_constraints_free) struct zkey_constraints zc = {0};
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        struct groth16_constraints cs = {.a = &zc.a, .b = &zc.b, .c = NULL};
+        int r;
+
+        r = zkey_constraints_load(task->circuit_path, &zc);
+        if (r < 0)
+                return r;
+        r = wtns_load(task->witness_path, &w);
+        if (r < 0)
+                return r;
+        r = check_witness_length(task->witness_path, w, task->circuit_path, zc.n_vars);
+        if (r < 0)
+                return r;
+        return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w, zc.log2_domain_size, ret);
+}
+
+static int synthesize_pce(const struct ipc_task *task, struct worker_synth_output *ret) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        int r;
+
+        r = pce_load(task->circuit_path, &pce);
+        if (r < 0)
+                return r;
+        r = wtns_load(task->witness_path, &w);
+        if (r < 0)
+                return r;
+        r = check_witness_length(task->witness_path, w, task->circuit_path, pce->n_cols);
+        if (r < 0)
+                return r;
+        return fill_outputs(task->circuit_path, evaluate_pce, pce, w, pce_log_domain_size(pce),
+                            ret);
+}
+
+int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *ret) {
+        struct worker_synth_output out = {.abc_fd = -EBADF, .w_fd = -EBADF};
+        int r;
+
+        assert(task);
+        assert(ret);
+
+        switch (task->kind) {
+        case JOB_GROTH16_SNARKJS:
+                r = synthesize_snarkjs(task, &out);
+                break;
+        case JOB_SYNTHETIC_PCE:
+                r = synthesize_pce(task, &out);
+                break;
+        default:
+                return log_error_errno(EINVAL, "Task %" PRIu64 ": unknown job kind %" PRIu32,
+                                       task->task_id, task->kind);
+        }
+        if (r < 0)
+                return r;
+        *ret = out;
+        return 0;
+}
+
+void worker_synth_output_close(struct worker_synth_output *output) {
+        assert(output);
+        if (output->abc_fd >= 0)
+                close(output->abc_fd);
+        if (output->w_fd >= 0)
+                close(output->w_fd);
+        output->abc_fd = output->w_fd = -EBADF;
+}

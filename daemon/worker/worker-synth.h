@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What a synthesis worker computes for one task: the evaluations a = A w,
+ * b = B w, c = C w on the domain (3 x 2^k fr_t, Montgomery, in that order)
+ * in one sealed memfd and the witness w (n_vars fr_t) in another.
+ *
+ *   snarkjs jobs     the .zkey's coefficient section as matrices A and B
+ *                    (c = a o b, as snarkjs proves), the .wtns;
+ *   synthetic jobs   the PCE file (mapped) and the .wtns; every partition
+ *                    of a synthetic job proves the same witness (the
+ *                    workload is a stand-in for PoRep's partitions, which
+ *                    share one circuit), each with its own r, s.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "daemon/executor/ipc.h"
+
+struct worker_synth_output {
+        int abc_fd; /* sealed memfd, 3 << log_domain_size fr_t */
+        int w_fd;   /* sealed memfd, n_vars fr_t */
+        uint64_t n_vars;
+        unsigned log_domain_size;
+};
+
+/* Returns 0 or a negative errno, logged naming the file and the value. */
+int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *ret);
+void worker_synth_output_close(struct worker_synth_output *output);

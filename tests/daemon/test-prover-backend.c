@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The prover's backend choice and the split shape, on whatever this host
+ * has: on a machine without a GPU (CI) a prover asked to use the GPU must
+ * say so and prove on the CPU; with a GPU it gets the CUDA backend. Either
+ * way the proofs of the split prove_start/prove_finish must verify, in
+ * both H conventions (a snarkjs .zkey; a synthetic circuit with a
+ * bellperson-convention key, with a point per wire and in bellperson's
+ * layout), on three partitions in flight at once, finished out of order
+ * (the overlap the prover relies on), and on the GPU with one lane as well
+ * as two. On the GPU machine this is the whole-proof check.
+ */
+#include <setjmp.h> /* cmocka.h needs these first */
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cleanup.h"
+#include "circuits/pce-setup.h"
+#include "circuits/synthetic.h"
+#include "common/log.h"
+#include "daemon/prover/prover-backend.h"
+#include "formats/snarkjs-json.h"
+#include "formats/wtns.h"
+#include "formats/zkey.h"
+#include "tests/lib/formats-common.h"
+#include "zk/groth16.h"
+#include "zk/groth16_pack.h"
+#include "zk/groth16_setup.h"
+#if HAVE_CUDA
+#include "cuda/gpu-prove.h"
+#endif
+
+static char last_info[512];
+
+static void capture_sink(int level, const char *message, void *userdata) {
+        (void)level;
+        (void)userdata;
+        if (strstr(message, "backend") || strstr(message, "CUDA"))
+                snprintf(last_info, sizeof(last_info), "%s", message);
+}
+
+/* a, b, c of the fixture's witness in fresh buffers (the backend may
+ * overwrite them). */
+static void evaluate(const struct zkey *zk, const struct wtns *w, fr_t **a, fr_t **b, fr_t **c) {
+        struct sparse_matrix ma = {0}, mb = {0};
+        const size_t n = (size_t)1 << zk->log2_domain_size;
+        struct groth16_constraints cs = {.a = &ma, .b = &mb, .c = NULL};
+
+        assert_int_equal(zkey_to_groth16_matrices(zk, &ma, &mb), 0);
+        *a = calloc(n, sizeof(fr_t));
+        *b = calloc(n, sizeof(fr_t));
+        *c = calloc(n, sizeof(fr_t));
+        assert_non_null(*a);
+        assert_non_null(*b);
+        assert_non_null(*c);
+        assert_int_equal(
+                groth16_evaluate(&cs, w->values, w->n_values, zk->log2_domain_size, *a, *b, *c), 0);
+        sparse_free(&ma);
+        sparse_free(&mb);
+}
+
+#define PARTS 3
+
+/* Three partitions of one key, all started before any finishes, finished
+ * last first: on the GPU the third start finds both lanes busy and
+ * collects the first partition itself, and finishes come in any order.
+ * All verify, with fresh r, s; a tampered one does not. a, b, c are the
+ * partitions' evaluations (freed here). */
+static void prove_several(struct prover_backend *backend, const struct groth16_pk *pk,
+                          const struct groth16_vk *vk, const fr_t *w, fr_t *a[PARTS],
+                          fr_t *b[PARTS], fr_t *c[PARTS]) {
+        struct prover_partial *partial[PARTS] = {NULL};
+        struct groth16_proof proof[PARTS];
+        const int finish_order[PARTS] = {2, 0, 1};
+        const fr_t *pub = w + 1;
+
+        for (int i = 0; i < PARTS; i++) {
+                const struct prover_inputs in = {pk, w, a[i], b[i], c[i], pk->log_domain_size};
+                assert_int_equal(backend->ops->prove_start(backend, &in, &partial[i]), 0);
+        }
+        for (int k = 0; k < PARTS; k++) {
+                const int i = finish_order[k];
+                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof[i]), 0);
+        }
+        for (int i = 0; i < PARTS; i++)
+                assert_int_equal(groth16_verify(vk, pub, &proof[i]), 1);
+        /* fresh r, s each time */
+        assert_memory_not_equal(&proof[0].a, &proof[1].a, sizeof(proof[0].a));
+        assert_memory_not_equal(&proof[1].a, &proof[2].a, sizeof(proof[1].a));
+        /* a tampered proof does not verify */
+        proof[0].c = proof[1].c;
+        assert_int_equal(groth16_verify(vk, pub, &proof[0]), 0);
+
+        for (int i = 0; i < PARTS; i++) {
+                free(a[i]);
+                free(b[i]);
+                free(c[i]);
+        }
+        /* As the daemon does before it frees a key (the CUDA backend unpins it). */
+        if (backend->ops->forget_key)
+                backend->ops->forget_key(backend, pk);
+}
+
+/* snarkjs's convention: the bits fixture's .zkey and witness. */
+static void prove_snarkjs(struct prover_backend *backend) {
+        _cleanup_free_ char *zkey_path = fixture_file("bits", "zkey");
+        _cleanup_free_ char *wtns_path = fixture_file("bits", "wtns");
+        _cleanup_(zkey_freep) struct zkey *zk = NULL;
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        struct groth16_vk *vk = NULL;
+        struct groth16_pk pk;
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
+
+        assert_int_equal(zkey_load(zkey_path, &zk), 0);
+        assert_int_equal(wtns_load(wtns_path, &w), 0);
+        assert_int_equal(snarkjs_vk_from_zkey(zk, &vk), 0);
+        zkey_to_groth16_pk(zk, &pk);
+        for (int i = 0; i < PARTS; i++)
+                evaluate(zk, w, &a[i], &b[i], &c[i]);
+        prove_several(backend, &pk, vk, w->values, a, b, c);
+        snarkjs_vk_free(vk);
+}
+
+/* The partitions' evaluations of the synthetic circuit. */
+static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[PARTS], fr_t *b[PARTS],
+                         fr_t *c[PARTS]) {
+        const unsigned log_domain_size = pce_log_domain_size(pce);
+        const size_t n = (size_t)1 << log_domain_size;
+        for (int i = 0; i < PARTS; i++) {
+                a[i] = calloc(n, sizeof(fr_t));
+                b[i] = calloc(n, sizeof(fr_t));
+                c[i] = calloc(n, sizeof(fr_t));
+                assert_true(a[i] && b[i] && c[i]);
+                assert_int_equal(
+                        pce_evaluate(pce, w, pce->n_cols, log_domain_size, a[i], b[i], c[i]), 0);
+        }
+}
+
+/* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
+ * from groth16_setup, with a point per wire and in bellperson's layout (A
+ * and B points for their wires only, which the provers gather scalars
+ * for). */
+static void prove_synthetic(struct prover_backend *backend) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
+        _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
+        _cleanup_(groth16_packed_arrays_free) struct groth16_packed_arrays arrays = {0};
+        struct synthetic_params params = {
+                .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
+        struct groth16_toxic_waste tw;
+        struct groth16_pk packed;
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
+
+        assert_int_equal(synthetic_params_resolve(&params), 0);
+        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
+
+        evaluate_pce(pce, w, a, b, c);
+        prove_several(backend, &keys->pk, &keys->vk, w, a, b, c);
+
+        assert_int_equal(pce_wire_density(pce, PCE_A, &a_density), 0);
+        assert_int_equal(pce_wire_density(pce, PCE_B, &b_density), 0);
+        assert_true(b_density->count < pce->n_cols / 2);
+        assert_int_equal(groth16_pk_pack(&keys->pk, a_density, b_density, &arrays, &packed), 0);
+        evaluate_pce(pce, w, a, b, c);
+        prove_several(backend, &packed, &keys->vk, w, a, b, c);
+}
+
+static void prove_twice_and_verify(struct prover_backend *backend) {
+        prove_snarkjs(backend);
+        prove_synthetic(backend);
+}
+
+static void test_gpu_asked(void **state) {
+        struct prover_backend *backend = NULL;
+        (void)state;
+
+        last_info[0] = 0;
+        log_set_sink(capture_sink, NULL);
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_AUTO, 0, &backend), 0);
+        log_set_sink(NULL, NULL);
+#if HAVE_CUDA
+        if (gpu_device_count() > 0) {
+                assert_string_equal(backend->ops->name, "cuda");
+        } else {
+                /* The fallback: the CPU, and the log says why. */
+                assert_string_equal(backend->ops->name, "cpu");
+                assert_non_null(strstr(last_info, "No usable CUDA device"));
+        }
+#else
+        assert_string_equal(backend->ops->name, "cpu");
+        assert_non_null(strstr(last_info, "no CUDA backend"));
+#endif
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
+static void test_gpu_not_asked(void **state) {
+        struct prover_backend *backend = NULL;
+        struct prover_device_info info;
+        (void)state;
+
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_CPU, 0, &backend), 0);
+        assert_string_equal(backend->ops->name, "cpu");
+        prover_backend_device_info(backend, &info);
+        assert_int_equal(info.ordinal, -1);
+        assert_string_equal(info.name, "cpu");
+        assert_int_equal(info.memory_total_bytes, 0);
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
+/* A GPU named by its ordinal is that GPU or an error, never the CPU in its place. */
+static void test_gpu_ordinal(void **state) {
+        struct prover_backend *backend = NULL;
+        struct prover_device_info info;
+        (void)state;
+
+#if HAVE_CUDA
+        int count = gpu_device_count();
+
+        assert_int_equal(prover_backend_new(count > 0 ? count : 0, 0, &backend),
+                         count > 0 ? -EINVAL : -ENODEV);
+        assert_null(backend);
+        if (count <= 0)
+                return;
+        assert_int_equal(prover_backend_new(count - 1, 0, &backend), 0);
+        assert_string_equal(backend->ops->name, "cuda");
+        prover_backend_device_info(backend, &info);
+        assert_int_equal(info.ordinal, count - 1);
+        assert_true(info.name[0] != 0);
+        assert_true(info.memory_total_bytes > 0);
+        assert_true(info.memory_free_bytes > 0 &&
+                    info.memory_free_bytes <= info.memory_total_bytes);
+        backend->ops->free(backend);
+#else
+        (void)info;
+        assert_int_equal(prover_backend_new(0, 0, &backend), -EOPNOTSUPP);
+        assert_null(backend);
+#endif
+}
+
+#if HAVE_CUDA
+/* One lane (CUZK_GPU_LANES=1): every start after the first collects the
+ * partition before it; the proofs still verify. Needs a GPU. */
+static void test_gpu_one_lane(void **state) {
+        struct prover_backend *backend = NULL;
+        (void)state;
+
+        if (gpu_device_count() <= 0) {
+                skip();
+                return;
+        }
+        assert_int_equal(setenv("CUZK_GPU_LANES", "1", 1), 0);
+        assert_int_equal(prover_backend_new(0, 0, &backend), 0);
+        assert_int_equal(unsetenv("CUZK_GPU_LANES"), 0);
+        assert_string_equal(backend->ops->name, "cuda");
+        prove_twice_and_verify(backend);
+        backend->ops->free(backend);
+}
+
+/* Where the B_G2 tail goes: each place once, then whichever finishes
+ * first (CPU: max(stage, tail) because they overlap; GPU: stage + tail). */
+static void test_g2_placement(void **state) {
+        (void)state;
+        assert_false(gpu_g2_choose_gpu(GPU_G2_CPU, 1, 100, 1, 1 << 20, 1 << 20));
+        assert_true(gpu_g2_choose_gpu(GPU_G2_GPU, 1, 1, 100, 1 << 20, 1 << 20));
+        /* nothing measured: CPU first, then the GPU */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 0, 0, 0, 1 << 20, 1 << 20));
+        assert_true(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 50, 0, 1 << 20, 1 << 20));
+        /* CPU tail hidden behind the GPU stage: stay on the CPU */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 100, 50, 5, 1 << 20, 1 << 20));
+        /* CPU tail far longer than stage + GPU tail: the GPU */
+        assert_true(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 500, 20, 1 << 20, 1 << 20));
+        /* equal finish times: keep the GPU free (CPU) */
+        assert_false(gpu_g2_choose_gpu(GPU_G2_AUTO, 10, 20, 10, 1 << 20, 1 << 20));
+}
+#endif
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_gpu_asked),
+                cmocka_unit_test(test_gpu_not_asked),
+                cmocka_unit_test(test_gpu_ordinal),
+#if HAVE_CUDA
+                cmocka_unit_test(test_g2_placement),
+                cmocka_unit_test(test_gpu_one_lane),
+#endif
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The spool: jobs saved and loaded back (with and without an inline witness
+ * and a result), oldest first, corrupt jobs renamed and skipped, what a
+ * crash leaves behind ignored, removal, and the refusals. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "common/log.h"
+#include "daemon/supervisor/spool.h"
+#include "tests/lib/fixture.h"
+
+struct fixture {
+        char top[64];
+        char dir[128]; /* the spool, <top>/a/spool: spool_open creates it */
+        struct spool *spool;
+};
+
+static int setup(void **state) {
+        struct fixture *f = calloc(1, sizeof(*f));
+
+        assert_non_null(f);
+        strcpy(f->top, "/tmp/test-spool-XXXXXX");
+        assert_non_null(mkdtemp(f->top));
+        snprintf(f->dir, sizeof(f->dir), "%s/a/spool", f->top);
+        test_log_capture(LOG_DEBUG);
+        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+        *state = f;
+        return 0;
+}
+
+static int teardown(void **state) {
+        struct fixture *f = *state;
+
+        spool_free(f->spool);
+        test_remove_tree(f->top);
+        free(f);
+        test_log_capture_stop();
+        return 0;
+}
+
+/* What spool_load_all() handed over, copied out of the callback. */
+struct loaded_job {
+        char job_id[64];
+        uint64_t submitted_usec;
+        char request_id[64];
+        char zkey_path[64];
+        uint32_t partitions;
+        size_t request_wtns_len;
+        char wtns_path[256];
+        bool has_result;
+        int status;
+        uint8_t proof[8];
+        size_t proof_len;
+        char proof_json[64];
+};
+
+struct loaded {
+        struct loaded_job jobs[8];
+        size_t n;
+        int stop_after; /* return -ECANCELED from this call on (0: never) */
+};
+
+static int collect(void *userdata, const char *job_id, const Cuzk__V1__SubmitProofRequest *request,
+                   uint64_t submitted_usec, const char *wtns_path,
+                   const Cuzk__V1__AwaitProofResponse *result) {
+        struct loaded *l = userdata;
+        struct loaded_job *j;
+
+        assert_true(l->n < 8);
+        if (l->stop_after && (int)l->n + 1 >= l->stop_after)
+                return -ECANCELED;
+        j = &l->jobs[l->n++];
+        snprintf(j->job_id, sizeof(j->job_id), "%s", job_id);
+        j->submitted_usec = submitted_usec;
+        snprintf(j->request_id, sizeof(j->request_id), "%s", request->request_id);
+        snprintf(j->zkey_path, sizeof(j->zkey_path), "%s", request->zkey_path);
+        j->partitions = request->partitions;
+        j->request_wtns_len = request->wtns.len;
+        snprintf(j->wtns_path, sizeof(j->wtns_path), "%s", wtns_path ? wtns_path : "");
+        j->has_result = result != NULL;
+        if (result) {
+                j->status = result->status;
+                j->proof_len = result->proof.len;
+                memcpy(j->proof, result->proof.data, result->proof.len < 8 ? result->proof.len : 8);
+                snprintf(j->proof_json, sizeof(j->proof_json), "%s", result->proof_json);
+        }
+        return 0;
+}
+
+static void save(struct fixture *f, const char *job_id, const char *request_id,
+                 uint64_t submitted_usec) {
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        char *wtns_path = (char *)"unset";
+
+        request.request_id = (char *)request_id;
+        request.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
+        request.pce_path = (char *)"/x/porep.pce";
+        request.partitions = 10;
+        assert_int_equal(spool_save_job(f->spool, job_id, &request, submitted_usec, &wtns_path), 0);
+        assert_null(wtns_path);
+}
+
+static bool exists(const struct fixture *f, const char *name) {
+        char path[256];
+
+        snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+        return access(path, F_OK) == 0;
+}
+
+static void write_file(const struct fixture *f, const char *name, const void *data, size_t size) {
+        char path[256];
+        int fd;
+
+        snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, data, size), (ssize_t)size);
+        assert_int_equal(close(fd), 0);
+}
+
+static void test_round_trip(void **state) {
+        static const uint8_t wtns[] = {'w', 't', 'n', 's', 2, 0, 0, 0, 0xff, 0x00, 0x7f};
+        static const uint8_t proof[] = {1, 2, 3, 4, 5};
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        Cuzk__V1__AwaitProofResponse result = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        char *wtns_path = NULL, expected_path[256], buf[64];
+        FILE *file;
+
+        /* A snarkjs job with its witness inline: the bytes go to input.wtns. */
+        request.request_id = (char *)"req\nwith\\odd bytes";
+        request.proof_kind = CUZK__V1__PROOF_KIND__GROTH16_SNARKJS;
+        request.zkey_path = (char *)"/data/c.zkey";
+        request.wtns.data = (uint8_t *)wtns;
+        request.wtns.len = sizeof(wtns);
+        assert_int_equal(spool_save_job(f->spool, "job-1", &request, 1000, &wtns_path), 0);
+        snprintf(expected_path, sizeof(expected_path), "%s/job-1/input.wtns", f->dir);
+        assert_non_null(wtns_path);
+        assert_string_equal(wtns_path, expected_path);
+        file = fopen(wtns_path, "re");
+        assert_non_null(file);
+        assert_int_equal(fread(buf, 1, sizeof(buf), file), sizeof(wtns));
+        fclose(file);
+        assert_memory_equal(buf, wtns, sizeof(wtns));
+        free(wtns_path);
+        /* meta names the request id, escaped to stay on its line. */
+        snprintf(expected_path, sizeof(expected_path), "%s/job-1/meta", f->dir);
+        file = fopen(expected_path, "re");
+        assert_non_null(file);
+        memset(buf, 0, sizeof(buf));
+        assert_true(fread(buf, 1, sizeof(buf) - 1, file) > 0);
+        fclose(file);
+        assert_string_equal(buf, "submitted_usec=1000\nrequest_id=req\\x0awith\\x5codd bytes\n");
+
+        /* A job without an inline witness. */
+        save(f, "job-2", "r2", 2000);
+
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 2);
+        assert_string_equal(l.jobs[0].job_id, "job-1");
+        assert_int_equal(l.jobs[0].submitted_usec, 1000);
+        assert_string_equal(l.jobs[0].request_id, "req\nwith\\odd bytes");
+        assert_string_equal(l.jobs[0].zkey_path, "/data/c.zkey");
+        assert_int_equal(l.jobs[0].request_wtns_len, 0); /* stored once, as input.wtns */
+        snprintf(expected_path, sizeof(expected_path), "%s/job-1/input.wtns", f->dir);
+        assert_string_equal(l.jobs[0].wtns_path, expected_path);
+        assert_false(l.jobs[0].has_result);
+        assert_string_equal(l.jobs[1].job_id, "job-2");
+        assert_int_equal(l.jobs[1].partitions, 10);
+        assert_string_equal(l.jobs[1].wtns_path, "");
+        assert_false(l.jobs[1].has_result);
+
+        /* The result comes back with the job. */
+        result.job_id = (char *)"job-2";
+        result.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        result.proof.data = (uint8_t *)proof;
+        result.proof.len = sizeof(proof);
+        result.proof_json = (char *)"{\"pi_a\":[]}";
+        assert_int_equal(spool_save_result(f->spool, "job-2", &result), 0);
+        memset(&l, 0, sizeof(l));
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 2);
+        assert_false(l.jobs[0].has_result);
+        assert_true(l.jobs[1].has_result);
+        assert_int_equal(l.jobs[1].status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED);
+        assert_int_equal(l.jobs[1].proof_len, sizeof(proof));
+        assert_memory_equal(l.jobs[1].proof, proof, sizeof(proof));
+        assert_string_equal(l.jobs[1].proof_json, "{\"pi_a\":[]}");
+
+        /* Opening the spool again (a restart) sees the same. */
+        spool_free(f->spool);
+        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+        memset(&l, 0, sizeof(l));
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 2);
+}
+
+static void test_oldest_first(void **state) {
+        struct fixture *f = *state;
+        struct loaded l = {0};
+
+        save(f, "c", "rc", 300);
+        save(f, "a", "ra", 100);
+        save(f, "z", "rz", 200);
+        save(f, "b", "rb", 200); /* same time: by job id */
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 4);
+        assert_string_equal(l.jobs[0].job_id, "a");
+        assert_string_equal(l.jobs[1].job_id, "b");
+        assert_string_equal(l.jobs[2].job_id, "z");
+        assert_string_equal(l.jobs[3].job_id, "c");
+        assert_string_equal(l.jobs[3].request_id, "rc");
+
+        /* A negative return stops the walk and is returned. */
+        memset(&l, 0, sizeof(l));
+        l.stop_after = 2;
+        assert_int_equal(spool_load_all(f->spool, collect, &l), -ECANCELED);
+        assert_int_equal(l.n, 1);
+}
+
+static void test_corrupt(void **state) {
+        static const uint8_t garbage[] = {0xff, 0xff, 0xff, 0xff, 0x07};
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        char path[256];
+
+        save(f, "good", "r", 100);
+        save(f, "bad-request", "r", 200);
+        write_file(f, "bad-request/request.pb", garbage, sizeof(garbage));
+        save(f, "bad-result", "r", 300);
+        write_file(f, "bad-result/result.pb", garbage, sizeof(garbage));
+        save(f, "bad-meta", "r", 400);
+        write_file(f, "bad-meta/meta", "submitted_usec=soon\n", 20);
+        save(f, "no-request", "r", 500);
+        snprintf(path, sizeof(path), "%s/no-request/request.pb", f->dir);
+        assert_int_equal(unlink(path), 0);
+
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_string_equal(l.jobs[0].job_id, "good");
+        test_assert_logged("job bad-request: request.pb is not a SubmitProofRequest message");
+        test_assert_logged("moved to bad-request.corrupt and skipped");
+        test_assert_logged("job bad-result: result.pb is not an AwaitProofResponse message");
+        test_assert_logged("job bad-meta: cannot read meta");
+        test_assert_logged("job no-request: cannot read request.pb: No such file or directory");
+        assert_false(exists(f, "bad-request"));
+        assert_true(exists(f, "bad-request.corrupt/request.pb"));
+        assert_true(exists(f, "bad-result.corrupt"));
+        assert_true(exists(f, "bad-meta.corrupt"));
+        assert_true(exists(f, "no-request.corrupt"));
+
+        /* Skipped from then on, and a second corrupt copy of a job does not
+         * overwrite the first. */
+        memset(&l, 0, sizeof(l));
+        save(f, "bad-request", "r", 600);
+        write_file(f, "bad-request/meta", "", 0);
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_true(exists(f, "bad-request.corrupt-1/request.pb"));
+        assert_true(exists(f, "bad-request.corrupt/request.pb"));
+}
+
+static void test_leftovers(void **state) {
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        char path[256];
+
+        save(f, "job", "r", 100);
+        /* A result whose write was cut short, inside a job ... */
+        write_file(f, "job/.result.pb.tmp-AbC123", "partial", 7);
+        /* ... a job directory never renamed into place ... */
+        snprintf(path, sizeof(path), "%s/.job2.tmp-XyZ789", f->dir);
+        assert_int_equal(mkdir(path, 0750), 0);
+        write_file(f, ".job2.tmp-XyZ789/request.pb", "", 0);
+        /* ... and things that are not jobs at all. */
+        write_file(f, "stray-file", "x", 1);
+        write_file(f, ".hidden", "x", 1);
+
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_string_equal(l.jobs[0].job_id, "job");
+        assert_false(l.jobs[0].has_result);
+        assert_false(exists(f, "job/.result.pb.tmp-AbC123"));
+        assert_false(exists(f, ".job2.tmp-XyZ789"));
+        assert_true(exists(f, "stray-file")); /* left for a person to look at */
+        test_assert_logged("stray-file is not a job directory, ignored");
+}
+
+static void test_remove(void **state) {
+        struct fixture *f = *state;
+        struct loaded l = {0};
+
+        save(f, "one", "r1", 1);
+        save(f, "two", "r2", 2);
+        assert_int_equal(spool_remove_job(f->spool, "one"), 0);
+        assert_false(exists(f, "one"));
+        assert_int_equal(spool_remove_job(f->spool, "one"), -ENOENT);
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_string_equal(l.jobs[0].job_id, "two");
+        /* Nothing else is left in the spool. */
+        assert_int_equal(spool_remove_job(f->spool, "two"), 0);
+        assert_int_equal(rmdir(f->dir), 0);
+        assert_int_equal(mkdir(f->dir, 0750), 0);
+}
+
+static void test_refusals(void **state) {
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        Cuzk__V1__AwaitProofResponse result = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        struct fixture *f = *state;
+        struct spool *other;
+        char path[256];
+
+        save(f, "j", "r", 1);
+        assert_int_equal(spool_save_job(f->spool, "j", &request, 2, NULL), -EEXIST);
+        test_assert_logged("job j is already spooled");
+        assert_int_equal(spool_save_result(f->spool, "missing", &result), -ENOENT);
+        test_assert_logged("job missing: cannot open its directory");
+        assert_int_equal(spool_save_job(f->spool, "../escape", &request, 2, NULL), -EINVAL);
+        test_assert_logged("job id '../escape' is not usable as a directory name");
+        assert_int_equal(spool_save_job(f->spool, ".hidden", &request, 2, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, "x.corrupt", &request, 2, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, "", &request, 2, NULL), -EINVAL);
+
+        /* A spool that is a file, or below one. */
+        snprintf(path, sizeof(path), "%s/a/file", f->top);
+        write_file(f, "../file", "x", 1);
+        assert_int_equal(spool_open(path, &other), -ENOTDIR);
+        test_assert_logged("not a directory, expected the spool directory");
+        snprintf(path, sizeof(path), "%s/a/file/spool", f->top);
+        assert_int_equal(spool_open(path, &other), -ENOTDIR);
+        assert_int_equal(spool_open("relative/spool", &other), -EINVAL);
+
+        /* Not writable (root writes anywhere: only checked for others). */
+        if (geteuid() != 0) {
+                snprintf(path, sizeof(path), "%s/ro", f->top);
+                assert_int_equal(mkdir(path, 0500), 0);
+                assert_int_equal(spool_open(path, &other), -EACCES);
+                test_assert_logged("not writable");
+        }
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_oldest_first, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_corrupt, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_leftovers, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
