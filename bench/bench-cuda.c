@@ -5,8 +5,11 @@
  * transfers included, and device-resident (data already on the GPU, only
  * the kernels and the MSM's final host combination timed). Best of 3 after
  * a warm-up run. Prints a markdown table.
- * Usage: bench-cuda [msm_min_log msm_max_log [ntt_min_log ntt_max_log]]
- *        (defaults 20 26 20 27; an MSM range past 0 0 skips nothing)
+ * Usage: bench-cuda [--window=C] [--profile]
+ *                   [msm_min_log msm_max_log [ntt_min_log ntt_max_log]]
+ *        (defaults 20 26 20 27; an MSM range past 0 0 skips nothing);
+ *        --window fixes the MSMs' window bits, --profile prints each MSM's
+ *        steps' times on stderr (bench-gpu-args.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench-gpu-args.h"
 #include "cuda/gpu.h"
 #include "cuda/testdata.h"
 
@@ -196,8 +200,19 @@ int main(int argc, char **argv) {
         gpu_context_t *ctx = NULL;
         gpu_device_info_t info;
         unsigned msm_min = 20, msm_max = 26, ntt_min = 20, ntt_max = 27;
+        struct gpu_tuning tuning;
+        bool profile = false;
         int r;
 
+        gpu_tuning_defaults(&tuning);
+        while (argc > 1 && (r = bench_gpu_option("bench-cuda", argv[1], &tuning, &profile)) != 0) {
+                if (r < 0 || strncmp(argv[1], "--lanes=", 8) == 0 ||
+                    strncmp(argv[1], "--srs=", 6) == 0) {
+                        fprintf(stderr, "bench-cuda: only --window= and --profile apply\n");
+                        return 2;
+                }
+                argc--, argv++;
+        }
         if (argc > 2) {
                 msm_min = (unsigned)atoi(argv[1]);
                 msm_max = (unsigned)atoi(argv[2]);
@@ -216,6 +231,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "bench-cuda: no usable CUDA device (%s)\n", strerror(-r));
                 return r == -ENODEV ? 77 : EXIT_FAILURE;
         }
+        gpu_set_msm_window_bits(ctx, tuning.msm_window_bits);
+        gpu_set_msm_profile(ctx, profile);
         gpu_context_info(ctx, &info);
         printf("device: %s, %d SMs, %.1f GiB\n\n", info.name, info.multiprocessors,
                (double)info.memory_bytes / (1 << 30));

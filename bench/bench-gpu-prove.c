@@ -20,7 +20,10 @@
  * where, overlap, the partition's wall time from prove_start to its proof,
  * and for 3..8 the time per partition: over all six, and steady (from
  * 3's proof to 8's, five proofs, past the second lane's first use).
- * Usage: bench-gpu-prove [log_domain ...]   (default 24 26)
+ * Usage: bench-gpu-prove [--lanes=N] [--srs=auto|device|host] [--window=C]
+ *                        [log_domain ...]   (default 24 26)
+ * The options are the prover's tuning (cuda/gpu-tuning.h, bench-gpu-args.h),
+ * by default the daemon's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +32,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "bench/bench-gpu-args.h"
 #include "circuits/pce.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
@@ -80,7 +84,85 @@ static void print_row(unsigned k, const struct partition_run *run) {
         fflush(stdout);
 }
 
-static int bench_size(unsigned k) {
+/* The eight partitions of pk through one prover of this tuning, and their
+ * table rows. */
+static int run_partitions(unsigned k, const struct groth16_pk *pk, const fr_t *w,
+                          fr_t *const abc[3], const struct gpu_tuning *tuning) {
+        gpu_prove_partial_t *partial[PARTITIONS] = {NULL};
+        struct partition_run runs[PARTITIONS] = {{"1: auto, first (CPU tail)", {0}, 0},
+                                                 {"2: auto, second (GPU tail)", {0}, 0}};
+        double start[PARTITIONS];
+        gpu_prover_t *prover = NULL;
+        struct groth16_proof proof;
+        int r;
+
+        for (int p = 2; p < PARTITIONS; p++)
+                snprintf(runs[p].label, sizeof(runs[p].label), "%d: pipelined", p + 1);
+        /* One AUTO prover: it tries the CPU for the first tail and the GPU for
+         * the second, then places 3 and 4 by the rates it measured. */
+        r = gpu_prover_new_tuned(0, 0, GPU_G2_AUTO, tuning, &prover);
+        if (r < 0)
+                return r;
+        r = gpu_prover_register_pk(prover, pk);
+        if (r < 0) {
+                gpu_prover_free(prover);
+                return r;
+        }
+        for (int p = 0; p < 2 && r >= 0; p++) {
+                start[p] = now_sec();
+                r = gpu_prove_start(prover, pk, w, abc[0], abc[1], abc[2], &partial[p]);
+                if (r >= 0)
+                        r = gpu_prove_finish(prover, partial[p], &proof, &runs[p].t);
+                runs[p].wall = now_sec() - start[p];
+                if (r >= 0)
+                        print_row(k, &runs[p]);
+        }
+        /* 3..8 pipelined: start p, then finish p - 1 (its GPU work overlaps
+         * p's copies and transforms on another lane, and a CPU tail p's GPU
+         * stage); each wall time runs from its start to its proof. */
+        const double first = now_sec();
+        int started = 2, finished = 2;
+        for (int p = 2; p < PARTITIONS && r >= 0; p++) {
+                start[p] = now_sec();
+                r = gpu_prove_start(prover, pk, w, abc[0], abc[1], abc[2], &partial[p]);
+                if (r < 0)
+                        break;
+                started++;
+                if (p > 2) {
+                        r = gpu_prove_finish(prover, partial[p - 1], &proof, &runs[p - 1].t);
+                        runs[p - 1].wall = now_sec() - start[p - 1];
+                        finished++;
+                }
+        }
+        if (r >= 0) {
+                r = gpu_prove_finish(prover, partial[PARTITIONS - 1], &proof,
+                                     &runs[PARTITIONS - 1].t);
+                runs[PARTITIONS - 1].wall = now_sec() - start[PARTITIONS - 1];
+                finished++;
+        }
+        const double last = now_sec(), first_proof = start[2] + runs[2].wall;
+        for (int p = finished; p < started; p++)
+                gpu_prove_partial_free(partial[p]);
+        if (r >= 0) {
+                const double all = last - first, per = all / (PARTITIONS - 2);
+                const double steady = (last - first_proof) / (PARTITIONS - 3);
+                char ratio[32], steady_ratio[32];
+                ratio_text(ratio, sizeof(ratio), k, per);
+                ratio_text(steady_ratio, sizeof(steady_ratio), k, steady);
+                for (int p = 2; p < PARTITIONS; p++)
+                        print_row(k, &runs[p]);
+                printf("| 2^%u | 3 to %d, %u lanes | | | | | %.3f s for %d | %.3f s per "
+                       "partition (%s); steady %.3f s (%s) |\n",
+                       k, PARTITIONS, gpu_prover_lanes(prover), all, PARTITIONS - 2, per, ratio,
+                       steady, steady_ratio);
+        }
+
+        gpu_prover_unregister_pk(prover, pk);
+        gpu_prover_free(prover);
+        return r;
+}
+
+static int bench_size(unsigned k, const struct gpu_tuning *tuning) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
         _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
@@ -88,16 +170,9 @@ static int bench_size(unsigned k) {
                 .seed = 1, .n_aux = SYNTHETIC_DEFAULT, .n_public = SYNTHETIC_DEFAULT};
         const size_t n = (size_t)1 << k;
         fr_t *abc[3] = {NULL};
-        gpu_prove_partial_t *partial[PARTITIONS] = {NULL};
-        struct partition_run runs[PARTITIONS] = {{"1: auto, first (CPU tail)", {0}, 0},
-                                                 {"2: auto, second (GPU tail)", {0}, 0}};
-        double start[PARTITIONS], t0;
-        gpu_prover_t *prover = NULL;
-        struct groth16_proof proof;
+        double t0;
         int r;
 
-        for (int p = 2; p < PARTITIONS; p++)
-                snprintf(runs[p].label, sizeof(runs[p].label), "%d: pipelined", p + 1);
         params.n_rows = (uint32_t)(n - n / 128);
         t0 = now_sec();
         r = synthetic_generate(&params, &pce, &w);
@@ -161,67 +236,7 @@ static int bench_size(unsigned k) {
                 return r;
         fprintf(stderr, "2^%u: SpMV (a, b, c) in %.2f s\n", k, now_sec() - t0);
 
-        /* One AUTO prover: it tries the CPU for the first tail and the GPU for
-         * the second, then places 3 and 4 by the rates it measured. */
-        r = gpu_prover_new(0, 0, GPU_G2_AUTO, &prover);
-        if (r < 0)
-                return r;
-        r = gpu_prover_register_pk(prover, &pk);
-        if (r < 0) {
-                gpu_prover_free(prover);
-                return r;
-        }
-        for (int p = 0; p < 2 && r >= 0; p++) {
-                start[p] = now_sec();
-                r = gpu_prove_start(prover, &pk, w, abc[0], abc[1], abc[2], &partial[p]);
-                if (r >= 0)
-                        r = gpu_prove_finish(prover, partial[p], &proof, &runs[p].t);
-                runs[p].wall = now_sec() - start[p];
-                if (r >= 0)
-                        print_row(k, &runs[p]);
-        }
-        /* 3..8 pipelined: start p, then finish p - 1 (its GPU work overlaps
-         * p's copies and transforms on another lane, and a CPU tail p's GPU
-         * stage); each wall time runs from its start to its proof. */
-        const double first = now_sec();
-        int started = 2, finished = 2;
-        for (int p = 2; p < PARTITIONS && r >= 0; p++) {
-                start[p] = now_sec();
-                r = gpu_prove_start(prover, &pk, w, abc[0], abc[1], abc[2], &partial[p]);
-                if (r < 0)
-                        break;
-                started++;
-                if (p > 2) {
-                        r = gpu_prove_finish(prover, partial[p - 1], &proof, &runs[p - 1].t);
-                        runs[p - 1].wall = now_sec() - start[p - 1];
-                        finished++;
-                }
-        }
-        if (r >= 0) {
-                r = gpu_prove_finish(prover, partial[PARTITIONS - 1], &proof,
-                                     &runs[PARTITIONS - 1].t);
-                runs[PARTITIONS - 1].wall = now_sec() - start[PARTITIONS - 1];
-                finished++;
-        }
-        const double last = now_sec(), first_proof = start[2] + runs[2].wall;
-        for (int p = finished; p < started; p++)
-                gpu_prove_partial_free(partial[p]);
-        if (r >= 0) {
-                const double all = last - first, per = all / (PARTITIONS - 2);
-                const double steady = (last - first_proof) / (PARTITIONS - 3);
-                char ratio[32], steady_ratio[32];
-                ratio_text(ratio, sizeof(ratio), k, per);
-                ratio_text(steady_ratio, sizeof(steady_ratio), k, steady);
-                for (int p = 2; p < PARTITIONS; p++)
-                        print_row(k, &runs[p]);
-                printf("| 2^%u | 3 to %d, %u lanes | | | | | %.3f s for %d | %.3f s per "
-                       "partition (%s); steady %.3f s (%s) |\n",
-                       k, PARTITIONS, gpu_prover_lanes(prover), all, PARTITIONS - 2, per, ratio,
-                       steady, steady_ratio);
-        }
-
-        gpu_prover_unregister_pk(prover, &pk);
-        gpu_prover_free(prover);
+        r = run_partitions(k, &pk, w, abc, tuning);
         for (int m = 0; m < 3; m++)
                 munmap(abc[m], n * sizeof(fr_t));
         munmap(g1, g1_points * sizeof(g1_affine_t));
@@ -231,8 +246,19 @@ static int bench_size(unsigned k) {
 
 int main(int argc, char **argv) {
         unsigned sizes[8] = {24, 26};
-        int n_sizes = 2;
+        int n_sizes = 2, r;
+        struct gpu_tuning tuning;
+        bool profile = false;
 
+        gpu_tuning_defaults(&tuning);
+        while (argc > 1 && (r = bench_gpu_option("bench-gpu-prove", argv[1], &tuning, &profile))) {
+                if (r < 0 || profile) {
+                        if (profile)
+                                fprintf(stderr, "bench-gpu-prove: --profile is bench-cuda's\n");
+                        return 2;
+                }
+                argc--, argv++;
+        }
         if (argc > 1) {
                 n_sizes = 0;
                 for (int i = 1; i < argc && n_sizes < 8; i++) {
@@ -257,7 +283,7 @@ int main(int argc, char **argv) {
         printf("| domain | partition | GPU stage | B_G2 tail | tail on | overlap | wall | vs "
                "SupraSeal |\n|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < n_sizes; i++) {
-                int r = bench_size(sizes[i]);
+                r = bench_size(sizes[i], &tuning);
                 if (r < 0) {
                         printf("bench-gpu-prove: 2^%u failed: %s\n", sizes[i], strerror(-r));
                         return 1;

@@ -66,9 +66,11 @@ struct gpu_context {
         cudaStream_t stream;      /* all kernels, in order */
         cudaStream_t copy_stream; /* host-to-device copies that overlap them */
         cudaEvent_t input_ready[GPU_MSM_MAX_BATCHES];
-        cudaEvent_t stream_done; /* lets the copy stream wait for earlier kernels */
-        cudaEvent_t copies_done; /* lets the kernels wait for earlier copies */
-        size_t msm_batch_points; /* 0: the default */
+        cudaEvent_t stream_done;  /* lets the copy stream wait for earlier kernels */
+        cudaEvent_t copies_done;  /* lets the kernels wait for earlier copies */
+        size_t msm_batch_points;  /* 0: the default */
+        unsigned msm_window_bits; /* 0: chosen per MSM (gpu_set_msm_window_bits) */
+        bool msm_profile;         /* gpu_set_msm_profile */
         gpu_device_info_t info;
         char last_error[512];
         /* Powers of omega (or omega^-1) per size and root convention, built
@@ -134,8 +136,8 @@ struct gpu_msm_split {
 /*
  * r = sum k_i P_i over G1 (scalars on the device; points there, or d_points
  * NULL and streamed from host `points`), queued on the stream: r is written
- * by gpu_msm_collect. At most GPU_PENDING_MAX before a collect. With
- * CUZK_MSM_PROFILE set it waits, as every profiled MSM does. split (may be
+ * by gpu_msm_collect. At most GPU_PENDING_MAX before a collect. On a
+ * profiled context it waits, as every profiled MSM does. split (may be
  * NULL) must count the scalars right: the 0s and 1s then stay out of the
  * digits and sorts (one batch only: resident points).
  */

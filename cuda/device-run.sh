@@ -14,10 +14,9 @@
 # carried, give whole proofs first (the CUDA backend, verified).
 # --partitions "24 26" runs the short self-test, then whole PoRep-shaped
 # partitions through the split prover (bench-gpu-prove) at those sizes.
-# --profile runs the MSM benchmark alone with CUZK_MSM_PROFILE=1 (each
-# step's time, cuda/msm.cu), with the hot loop's products inlined and then
-# called (CUZK_MSM_CALLED_MUL), then, where Nsight Compute's ncu is found,
-# that loop of one 2^20 MSM through it in both forms (clocks as found).
+# --profile runs the MSM benchmark alone with --profile (each step's time,
+# cuda/msm.cu), then, where Nsight Compute's ncu is found, level 0 of one
+# 2^20 MSM through it (clocks as found).
 # --table is issue 6's acceptance table in one run (~7 minutes, no
 # self-test): bench-gpu-field's product forms (where built), bench-cuda's
 # MSM 2^20..2^26 and NTT 2^20..2^27 rows, then bench-gpu-prove's whole
@@ -50,31 +49,26 @@ save_logs() {
 trap save_logs EXIT
 
 if [ "$mode" = "--profile" ]; then
-        status=0
-        for called in 0 1; do
-                echo "== msm profile, CUZK_MSM_CALLED_MUL=$called"
-                CUZK_MSM_CALLED_MUL=$called CUZK_MSM_PROFILE=1 timeout 150 stdbuf -oL -eL \
-                        "$build/cuda/bench-cuda" 20 26 1 0 >"$logs/profile-$called.log" 2>&1 || status=$?
-                # The last profile of each size (a timed device-resident run), then the table.
-                awk '/^msm profile/ { if (block) last[size] = block; size = $3; block = "" }
-                     /^  / { block = block $0 "\n" }
-                     /^msm profile/ { block = $0 "\n" }
-                     END { last[size] = block; for (s in last) printf "%s", last[s] }' \
-                        "$logs/profile-$called.log" | grep -E "^msm|accumulate|sort|digits"
-                grep '^| G1' "$logs/profile-$called.log"
-        done
+        echo "== msm profile"
+        timeout 150 stdbuf -oL -eL "$build/cuda/bench-cuda" --profile 20 26 1 0 \
+                >"$logs/profile.log" 2>&1
+        status=$?
+        # The last profile of each size (a timed device-resident run), then the table.
+        awk '/^msm profile/ { if (block) last[size] = block; size = $3; block = "" }
+             /^  / { block = block $0 "\n" }
+             /^msm profile/ { block = $0 "\n" }
+             END { last[size] = block; for (s in last) printf "%s", last[s] }' \
+                "$logs/profile.log" | grep -E "^msm|ranges|accumulate|sort|digits"
+        grep '^| G1' "$logs/profile.log"
         ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
         if [ -n "$ncu" ]; then
-                echo "== ncu ($ncu): level 0 of a 2^20 MSM, both forms"
-                for called in 0 1; do
-                        CUZK_MSM_CALLED_MUL=$called timeout 100 "$ncu" --clock-control none \
-                                --kernel-name-base demangled -k 'regex:accumulate' --launch-count 1 \
-                                --section SpeedOfLight --section Occupancy --section WarpStateStats \
-                                --section ComputeWorkloadAnalysis --section LaunchStats \
-                                "$build/cuda/bench-cuda" 20 20 1 0 >"$logs/ncu-$called.log" 2>&1
-                        echo "-- called=$called"
-                        grep -E "Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|Executed Ipc A|Warp Cycles Per Issued|Active Threads Per|Local Speedup|highest-utilized" "$logs/ncu-$called.log" | head -14
-                done
+                echo "== ncu ($ncu): level 0 of a 2^20 MSM"
+                timeout 100 "$ncu" --clock-control none \
+                        --kernel-name-base demangled -k 'regex:msm_step_ranges' --launch-count 1 \
+                        --section SpeedOfLight --section Occupancy --section WarpStateStats \
+                        --section ComputeWorkloadAnalysis --section LaunchStats \
+                        "$build/cuda/bench-cuda" 20 20 1 0 >"$logs/ncu.log" 2>&1
+                grep -E "Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|Executed Ipc A|Warp Cycles Per Issued|Active Threads Per|Local Speedup|highest-utilized" "$logs/ncu.log" | head -14
         fi
         exit $status
 fi

@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "cuda/field.cuh"
+#include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
-#include "cuda/msm_steps.cuh"
+#include "cuda/msm_run.cuh"
 #include "cuda/ntt_run.cuh"
 
 extern "C" {
@@ -576,15 +577,14 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
         }
 }
 
-/* Level 0 multiplies through mul_called (curve.cuh) while set. */
-static bool called_mul;
 /* Scalars 0 and 1 kept out of the digits (msm_config.compact) while set,
  * with the counts taken here as the prover takes them: on the host. */
 static bool compact;
 /* Batches grow n/4, n/2, n (msm_ramp) while set. */
 static bool ramp;
-/* Level 0 by equal shares of each bucket instead of ranges while set. */
-static bool shares;
+/* The window bits fixed as an operator fixes them (MsmWindow=,
+ * msm_config_set_window_bits) while not 0. */
+static uint32_t window_bits;
 
 template <class G>
 static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32_t batches,
@@ -603,15 +603,11 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         make_scalars(scalars.data(), n, shape);
 
         msm_config cfg = msm_make_config(n, batches);
-        if (shares) {
-                cfg.ranges = false;
-                cfg.seg_first = msm_first_segment(cfg);
-                msm_config_refresh(&cfg);
-        }
+        if (window_bits)
+                msm_config_set_window_bits(&cfg, window_bits);
         /* ranges in whole waves of a few threads: uneven ranges (q and q + 1
          * items) and, for small sums, fewer items a range than M */
         cfg.wave = n % 2 ? 7 : 3;
-        cfg.called_mul = called_mul;
         cfg.compact = compact;
         for (size_t i = 0; compact && i < n; i++) {
                 cfg.n_big += !fr_is_zero(&scalars[i]) && !fr_is_one(&scalars[i]);
@@ -631,11 +627,10 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         int rc2 = emu_msm<G>(&got, cfg, points.data(), scalars.data());
         char what[160];
         snprintf(what, sizeof(what),
-                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s%s%s",
+                 "msm %s %s n=%zu batches=%u c=%u windows=%u group=%u M=%u/%u levels=%u%s%s%s",
                  G::name, name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first,
-                 cfg.seg_next, cfg.levels, cfg.ranges ? "" : " (shares)",
-                 cfg.called_mul ? " (called products)" : "", cfg.compact ? " (0 and 1 apart)" : "",
-                 cfg.ramp ? " (ramped)" : "");
+                 cfg.seg_next, cfg.levels, window_bits ? " (fixed c)" : "",
+                 cfg.compact ? " (0 and 1 apart)" : "", cfg.ramp ? " (ramped)" : "");
         report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
@@ -665,10 +660,6 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("small", 40, SCALARS_SMALL, 2, 0, 0, 0, 0, false);
         test_msm_case<G>("random", 3, SCALARS_RANDOM, 1, 0, 0, 0, 0, false);
         ramp = false;
-        called_mul = true;
-        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
-        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
-        called_mul = false;
         /* 0 and 1 apart: one group and several, few or no others, no 1s. */
         compact = true;
         test_msm_case<G>("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
@@ -679,16 +670,17 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("zero", 100, SCALARS_ZERO, 1, 0, 0, 0, 0, false);
         test_msm_case<G>("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
         compact = false;
-        /* Level 0 by equal shares (CUZK_MSM_RANGES=0): defaults, many
-         * levels, batches, 0 and 1 apart. */
-        shares = true;
+        /* c fixed below and above the automatic choice (c = 6 at 1000
+         * points), batches and 0 and 1 apart included. */
+        window_bits = GPU_MSM_WINDOW_BITS_MIN;
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 1, 0, 0, 0, 0, true);
-        test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
-        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, false);
+        test_msm_case<G>("zero-one", 777, SCALARS_ZERO_ONE, 3, 0, 0, 0, 0, false);
+        window_bits = 9;
+        test_msm_case<G>("random", 1000, SCALARS_RANDOM, 2, 0, 0, 0, 0, false);
         compact = true;
         test_msm_case<G>("zero-one", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, false);
         compact = false;
-        shares = false;
+        window_bits = 0;
 }
 
 /* The device's gather (one thread per wire) against zk/'s (per word), on

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The split GPU prover: gpu-prove.h. Host code over gpu.h and zk/. */
 #include "cuda/gpu-prove.h"
+#include "cuda/gpu-prove-internal.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -14,47 +15,6 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "zk/msm.h"
-
-/* A key whose G1 bases (and densities) were copied to the device when it
- * was registered. */
-#define RESIDENT_KEYS_MAX 8
-#define RESIDENT_ROLES 6 /* a, b1, l, h, then A's and B's density */
-struct resident_key {
-        const struct groth16_pk *pk;
-        void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */
-        gpu_pk_points_t points;
-};
-
-/*
- * A lane: one context (stream, scratch) that one partition's GPU stage
- * holds from gpu_prove_start until it is collected, so that the next
- * partition's copies and transforms overlap its MSMs on another lane.
- */
-#define LANES_MAX 4
-#define LANES_DEFAULT 2
-struct lane {
-        gpu_context_t *ctx;        /* NULL until first used */
-        gpu_prove_partial_t *busy; /* the partial whose GPU work it holds */
-        unsigned log_domain;       /* the largest partition it has worked on */
-        size_t n_vars;
-};
-
-struct gpu_prover {
-        gpu_context_t *ctx; /* pinning, resident copies, device queries */
-        int ordinal;
-        struct resident_key resident[RESIDENT_KEYS_MAX];
-        unsigned cpu_threads;
-        gpu_g2_placement_t placement;
-        int numa_node;
-        pthread_mutex_t lock;   /* lanes, partials' states, rates */
-        pthread_cond_t changed; /* a lane or a partial's state changed */
-        struct lane lanes[LANES_MAX];
-        unsigned max_lanes;
-        uint64_t started; /* partials started, for picking the oldest */
-        /* Measured rates, ns per point (0: not measured yet). */
-        double gpu_stage_ns_per_point; /* per domain point */
-        double cpu_g2_ns_per_point, gpu_g2_ns_per_point;
-};
 
 /* A partial's GPU work: queued on its lane, being collected (by the thread
  * that finishes it, or by a start that needs its lane), or collected. */
@@ -103,79 +63,85 @@ static int device_numa_node(const char *pci_bus_id) {
         return node;
 }
 
-/* CUZK_GPU_LANES=1..4: partitions in flight on the GPU at most. */
-static unsigned lanes_wanted(void) {
-        const char *env = getenv("CUZK_GPU_LANES");
-        char *end;
-        unsigned long n;
-
-        if (!env || !*env)
-                return LANES_DEFAULT;
-        n = strtoul(env, &end, 10);
-        if (*end || n < 1 || n > LANES_MAX) {
-                log_warning("CUZK_GPU_LANES=%s ignored, expected 1 to %d; using %d", env, LANES_MAX,
-                            LANES_DEFAULT);
-                return LANES_DEFAULT;
-        }
-        return (unsigned)n;
+/* A lane's context, its MSMs as the tuning says. */
+static int lane_context_new(const gpu_prover_t *prover, gpu_context_t **ret) {
+        int r = gpu_context_new(ret, prover->ordinal);
+        if (r < 0)
+                return r;
+        gpu_set_msm_window_bits(*ret, prover->tuning.msm_window_bits);
+        return 0;
 }
 
-int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
-                   gpu_prover_t **ret) {
+/* Threads and pages near the GPU: the SRS is read over PCIe from there, and
+ * the CPU tail reads it too. */
+static void move_to_gpu_node(gpu_prover_t *p, const gpu_device_info_t *info) {
+        p->numa_node = device_numa_node(info->pci_bus_id);
+        if (p->numa_node < 0 || numa_available() < 0)
+                return;
+        if (numa_run_on_node(p->numa_node) < 0)
+                (void)log_warning_errno(errno,
+                                        "Cannot run the prover on NUMA node %d of GPU %s: %m",
+                                        p->numa_node, info->pci_bus_id);
+        numa_set_preferred(p->numa_node);
+}
+
+int gpu_prover_new_tuned(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
+                         const struct gpu_tuning *tuning, gpu_prover_t **ret) {
         _cleanup_free_ gpu_prover_t *p = NULL;
         gpu_device_info_t info;
         int r;
 
+        assert(tuning);
         assert(ret);
+        if (gpu_tuning_check(tuning) < 0)
+                return log_error_errno(EINVAL,
+                                       "GPU tuning refused: Lanes=%u (expected 1 to %d), "
+                                       "SrsResidence=%d, MsmWindow=%u (expected 0 or %d to %d)",
+                                       tuning->lanes, GPU_LANES_MAX, (int)tuning->srs,
+                                       tuning->msm_window_bits, GPU_MSM_WINDOW_BITS_MIN,
+                                       GPU_MSM_WINDOW_BITS_MAX);
         p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
+        p->ordinal = ordinal;
+        p->tuning = *tuning;
         r = gpu_context_new(&p->ctx, ordinal);
         if (r < 0)
                 return r;
-        p->ordinal = ordinal;
         /* The first lane always exists: a start never waits for one that cannot. */
-        r = gpu_context_new(&p->lanes[0].ctx, ordinal);
+        r = lane_context_new(p, &p->lanes[0].ctx);
         if (r < 0) {
                 gpu_context_free(p->ctx);
                 return r;
         }
         p->cpu_threads = cpu_threads;
         p->placement = placement;
-        p->max_lanes = lanes_wanted();
         pthread_mutex_init(&p->lock, NULL);
         pthread_cond_init(&p->changed, NULL);
         gpu_context_info(p->ctx, &info);
-        p->numa_node = device_numa_node(info.pci_bus_id);
-        if (p->numa_node >= 0 && numa_available() >= 0) {
-                /* Threads and pages near the GPU: the SRS is read over PCIe
-                 * from there, and the CPU tail reads it too. */
-                if (numa_run_on_node(p->numa_node) < 0)
-                        (void)log_warning_errno(
-                                errno, "Cannot run the prover on NUMA node %d of GPU %s: %m",
-                                p->numa_node, info.pci_bus_id);
-                numa_set_preferred(p->numa_node);
-        }
-        log_info("GPU prover on %s (%s, %.0f GiB), NUMA node %d, up to %u partitions in flight",
+        move_to_gpu_node(p, &info);
+        log_info("GPU prover on %s (%s, %.0f GiB), NUMA node %d, up to %u partitions in flight, "
+                 "SRS %s, MSM window %s",
                  info.name, info.pci_bus_id, (double)info.memory_bytes / (1u << 30), p->numa_node,
-                 p->max_lanes);
+                 p->tuning.lanes, gpu_srs_residence_to_string(p->tuning.srs),
+                 p->tuning.msm_window_bits ? "fixed" : "auto");
         *ret = TAKE_PTR(p);
         return 0;
 }
 
-static void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
-        for (size_t i = 0; i < RESIDENT_ROLES; i++)
-                gpu_free(prover->ctx, k->d_arrays[i]);
-        *k = (struct resident_key){0};
+int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
+                   gpu_prover_t **ret) {
+        struct gpu_tuning defaults;
+
+        gpu_tuning_defaults(&defaults);
+        return gpu_prover_new_tuned(ordinal, cpu_threads, placement, &defaults, ret);
 }
 
 void gpu_prover_free(gpu_prover_t *prover) {
         if (!prover)
                 return;
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
-                if (prover->resident[i].pk)
-                        resident_key_free(prover, &prover->resident[i]);
-        for (size_t i = 0; i < LANES_MAX; i++) {
+        resident_keys_free(prover);
+        for (size_t i = 0; i < GPU_LANES_MAX; i++) {
                 assert(!prover->lanes[i].busy);
                 gpu_context_free(prover->lanes[i].ctx);
         }
@@ -187,7 +153,7 @@ void gpu_prover_free(gpu_prover_t *prover) {
 
 unsigned gpu_prover_lanes(const gpu_prover_t *prover) {
         assert(prover);
-        return prover->max_lanes;
+        return prover->tuning.lanes;
 }
 
 const char *gpu_prover_device_name(const gpu_prover_t *prover) {
@@ -213,185 +179,6 @@ int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_to
 int gpu_prover_numa_node(const gpu_prover_t *prover) {
         assert(prover);
         return prover->numa_node;
-}
-
-/* CUDA pins whole pages, and a page pinned twice fails the second time
- * (cudaErrorHostMemoryAlreadyRegistered): an array under big_alloc's huge
- * page size may come from malloc's heap and share a page with another key's
- * array, so it stays pageable; copies from it cost nothing measurable. From
- * 2 MiB up, big_alloc gives every array pages of its own. */
-#define PIN_MIN_BYTES ((size_t)2 << 20)
-
-/* One array may serve several roles (the timing-only SRS of
- * bench-gpu-prove shares one G1 array among A, B_G1, L and H): owner[i] is
- * the first role with role i's array, which takes the largest size of its
- * roles; the other roles' sizes become 0, so that the array is pinned or
- * copied once. */
-static void share_roles(const void *const ptr[], size_t bytes[], size_t owner[], size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                owner[i] = i;
-                for (size_t j = 0; j < i; j++)
-                        if (ptr[j] == ptr[i]) {
-                                owner[i] = owner[j];
-                                if (bytes[i] > bytes[owner[i]])
-                                        bytes[owner[i]] = bytes[i];
-                                bytes[i] = 0;
-                                break;
-                        }
-        }
-}
-
-/* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
-static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
-        const size_t n_private = pk->n_vars - pk->n_public - 1;
-        size_t owner[5];
-        ptr[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
-        ptr[1] = pk->b1, bytes[1] = groth16_pk_b_points(pk) * sizeof(g1_affine_t);
-        ptr[2] = pk->l, bytes[2] = n_private * sizeof(g1_affine_t);
-        ptr[3] = pk->h,
-        bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
-        ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
-        share_roles(ptr, bytes, owner, 5);
-        for (size_t i = 0; i < 5; i++)
-                if (bytes[i] < PIN_MIN_BYTES)
-                        bytes[i] = 0;
-        return 5;
-}
-
-/* Device memory one partition of pk's shape works in besides the bases: a,
- * b, c; the witness and its A and B gathers; MSM scratch (canonical
- * scalars, keys and values, partial sums); and 3 GiB for the rest (the
- * buckets of an MSM of 2^26 points or more: 13 windows of 2^19 at c = 20,
- * 1.3 GB). */
-static uint64_t partition_device_bytes(const struct groth16_pk *pk) {
-        const uint64_t n = (uint64_t)1 << pk->log_domain_size, wires = pk->n_vars;
-        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
-}
-
-/* The words then the ranks of a density, as density_gather_step reads them. */
-static size_t density_bytes(const struct wire_density *d) {
-        return d ? 2 * ((d->n_wires + 63) / 64) * sizeof(uint64_t) : 0;
-}
-
-static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
-        const size_t half = density_bytes(d) / 2;
-        int r = gpu_copy_to_device(prover->ctx, d_words, d->bits, half);
-        return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
-}
-
-/*
- * Copies pk's G1 bases (A, B_G1, L, H; an array serving several roles
- * once) and its densities into device memory when the card has room for
- * them and a partition, so that the MSMs read them there instead of over
- * PCIe (at 2^27, 41 GB a partition). Best effort: the key stays usable
- * from host memory otherwise. CUZK_GPU_RESIDENT_SRS=0 turns it off.
- */
-static void make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
-        const char *env = getenv("CUZK_GPU_RESIDENT_SRS");
-        const void *host[RESIDENT_ROLES] = {pk->a, pk->b1,        pk->l,
-                                            pk->h, pk->a_density, pk->b_density};
-        size_t bytes[RESIDENT_ROLES] = {groth16_pk_a_points(pk) * sizeof(g1_affine_t),
-                                        groth16_pk_b_points(pk) * sizeof(g1_affine_t),
-                                        (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t),
-                                        groth16_h_bases(pk->h_convention, pk->log_domain_size) *
-                                                sizeof(g1_affine_t),
-                                        density_bytes(pk->a_density),
-                                        density_bytes(pk->b_density)};
-        size_t owner[RESIDENT_ROLES], free_bytes, total_bytes;
-        struct resident_key *k = NULL;
-        uint64_t need = 0;
-
-        if (env && !strcmp(env, "0"))
-                return;
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX && !k; i++)
-                if (!prover->resident[i].pk)
-                        k = &prover->resident[i];
-        if (!k)
-                return;
-        share_roles(host, bytes, owner, RESIDENT_ROLES);
-        for (size_t i = 0; i < RESIDENT_ROLES; i++)
-                need += bytes[i];
-        if (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0)
-                return;
-        if (free_bytes < need + partition_device_bytes(pk)) {
-                log_info("SRS stays in host memory: its G1 bases (%.1f GiB) and a partition "
-                         "(%.1f GiB) do not fit the GPU's %.1f GiB free",
-                         (double)need / (1u << 30), (double)partition_device_bytes(pk) / (1u << 30),
-                         (double)free_bytes / (1u << 30));
-                return;
-        }
-        for (size_t i = 0; i < RESIDENT_ROLES; i++) {
-                int r;
-                if (!bytes[i])
-                        continue;
-                r = gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]);
-                if (r >= 0)
-                        r = i < 4 ? gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i],
-                                                       bytes[i])
-                                  : copy_density(prover, k->d_arrays[i], host[i]);
-                if (r < 0) {
-                        log_warning("SRS stays in host memory: copying %zu bytes to the GPU "
-                                    "failed: %s",
-                                    bytes[i], gpu_context_last_error(prover->ctx));
-                        resident_key_free(prover, k);
-                        return;
-                }
-        }
-        /* A role of no points keeps NULL: its MSM reads nothing. */
-        k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[0]],
-                                      .b1 = k->d_arrays[owner[1]],
-                                      .l = k->d_arrays[owner[2]],
-                                      .h = k->d_arrays[owner[3]],
-                                      .a_density = k->d_arrays[owner[4]],
-                                      .b_density = k->d_arrays[owner[5]]};
-        k->pk = pk;
-        log_info("SRS resident on the GPU: %.1f GiB of G1 bases and densities",
-                 (double)need / (1u << 30));
-}
-
-static const gpu_pk_points_t *resident_points(const gpu_prover_t *prover,
-                                              const struct groth16_pk *pk) {
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
-                if (prover->resident[i].pk == pk)
-                        return &prover->resident[i].points;
-        return NULL;
-}
-
-int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
-        const void *ptr[5];
-        size_t bytes[5], n;
-        int r;
-
-        assert(prover && pk);
-        n = pk_arrays(pk, ptr, bytes);
-        for (size_t i = 0; i < n; i++) {
-                if (!ptr[i] || !bytes[i])
-                        continue;
-                r = gpu_host_register(prover->ctx, (void *)ptr[i], bytes[i]);
-                if (r < 0) {
-                        for (size_t j = 0; j < i; j++)
-                                if (ptr[j] && bytes[j])
-                                        (void)gpu_host_unregister(prover->ctx, (void *)ptr[j]);
-                        return log_error_errno(r, "Pinning %zu bytes of the SRS for the GPU: %s",
-                                               bytes[i], gpu_context_last_error(prover->ctx));
-                }
-        }
-        make_resident(prover, pk);
-        return 0;
-}
-
-void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
-        const void *ptr[5];
-        size_t bytes[5], n;
-
-        assert(prover && pk);
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
-                if (prover->resident[i].pk == pk)
-                        resident_key_free(prover, &prover->resident[i]);
-        n = pk_arrays(pk, ptr, bytes);
-        for (size_t i = 0; i < n; i++)
-                if (ptr[i] && bytes[i])
-                        (void)gpu_host_unregister(prover->ctx, (void *)ptr[i]);
 }
 
 bool gpu_g2_choose_gpu(gpu_g2_placement_t placement, double gpu_stage_ns_per_point,
@@ -511,7 +298,7 @@ static void gpu_prove_partial_freep(gpu_prove_partial_t **p) {
  * it, else the first lane (it grows as a lone context always did), else a
  * new or larger one while the card's free memory holds a partition. */
 static struct lane *free_lane(gpu_prover_t *prover, const struct groth16_pk *pk) {
-        for (unsigned i = 0; i < prover->max_lanes; i++) {
+        for (unsigned i = 0; i < prover->tuning.lanes; i++) {
                 struct lane *l = &prover->lanes[i];
                 size_t free_bytes = 0, total_bytes;
 
@@ -522,7 +309,7 @@ static struct lane *free_lane(gpu_prover_t *prover, const struct groth16_pk *pk)
                     (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0 ||
                      free_bytes < partition_device_bytes(pk)))
                         continue;
-                if (!l->ctx && gpu_context_new(&l->ctx, prover->ordinal) < 0)
+                if (!l->ctx && lane_context_new(prover, &l->ctx) < 0)
                         continue; /* logged; the open lanes still serve */
                 if (l->log_domain < pk->log_domain_size)
                         l->log_domain = pk->log_domain_size;
@@ -537,7 +324,7 @@ static struct lane *free_lane(gpu_prover_t *prover, const struct groth16_pk *pk)
 static gpu_prove_partial_t *oldest_queued(gpu_prover_t *prover) {
         gpu_prove_partial_t *oldest = NULL;
 
-        for (unsigned i = 0; i < prover->max_lanes; i++) {
+        for (unsigned i = 0; i < prover->tuning.lanes; i++) {
                 gpu_prove_partial_t *q = prover->lanes[i].busy;
                 if (q && q->state == PARTIAL_QUEUED && (!oldest || q->seq < oldest->seq))
                         oldest = q;

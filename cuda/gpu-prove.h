@@ -13,8 +13,9 @@
  *
  * Lanes: one CUDA context (stream and scratch) per partition in flight, so
  * that partition N + 1's copies and transforms overlap partition N's
- * MSMs. At most CUZK_GPU_LANES (1..4, default 2); a lane past the first is
- * opened only while the card's free memory holds another partition. A
+ * MSMs. At most the tuning's lanes (gpu-tuning.h: 1..4, default 2); a lane
+ * past the first is opened only while the card's free memory holds another
+ * partition. A
  * start that finds every lane busy collects the oldest partition's GPU
  * work itself (its results wait in its partial), so a single thread may
  * start several partitions before it finishes them.
@@ -32,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuda/gpu-tuning.h"
 #include "cuda/gpu.h"
 
 typedef enum gpu_g2_placement {
@@ -50,10 +52,14 @@ typedef struct gpu_prove_timings {
         uint64_t overlap_usec; /* tail time hidden behind the GPU stage */
 } gpu_prove_timings_t;
 
-/* Opens device `ordinal`; the CPU tail uses cpu_threads (0: all). The
- * calling thread and its later allocations move to the GPU's NUMA node
- * where libnuma knows it. -ENODEV without a usable GPU (say so and use the
- * CPU prover). */
+/* Opens device `ordinal` with the operator's choices (tuning, checked
+ * here: -EINVAL out of range; copied, fixed for the prover's life); the CPU
+ * tail uses cpu_threads (0: all). The calling thread and its later
+ * allocations move to the GPU's NUMA node where libnuma knows it. -ENODEV
+ * without a usable GPU (say so and use the CPU prover). */
+int gpu_prover_new_tuned(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
+                         const struct gpu_tuning *tuning, gpu_prover_t **ret);
+/* The same with gpu_tuning_defaults. */
 int gpu_prover_new(int ordinal, unsigned cpu_threads, gpu_g2_placement_t placement,
                    gpu_prover_t **ret);
 void gpu_prover_free(gpu_prover_t *prover);
@@ -63,13 +69,15 @@ int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_to
 /* The NUMA node the prover runs on, -1 if unknown. */
 int gpu_prover_numa_node(const gpu_prover_t *prover);
 
-/* Partitions this prover keeps in flight at most (CUZK_GPU_LANES). */
+/* Partitions this prover keeps in flight at most (the tuning's lanes). */
 unsigned gpu_prover_lanes(const gpu_prover_t *prover);
 
 /* Pins pk's base arrays for the GPU (cudaHostRegister on memory the caller
- * allocated and faulted in) and, where the card has room, copies its G1
- * bases and densities to it; gpu_prover_unregister_pk undoes both, once no
- * partition of pk is in flight. Call them from the thread that starts. */
+ * allocated and faulted in) and copies its G1 bases and densities to the
+ * card as the tuning's SRS residence says (-ENOMEM with "device" when they
+ * do not fit beside a partition); gpu_prover_unregister_pk undoes both,
+ * once no partition of pk is in flight. Call them from the thread that
+ * starts. */
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 

@@ -31,6 +31,7 @@
 extern "C" {
 #endif
 
+#include "cuda/gpu-tuning.h"
 #include "zk/fp.h"
 #include "zk/fr.h"
 #include "zk/g1.h"
@@ -128,6 +129,16 @@ int gpu_g2_msm_fr_host_points(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t
  * the default, 2^23) and work on each batch as soon as it has arrived. At
  * most 8 batches; larger inputs get larger ones. */
 void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
+
+/* Fixes the window bits of this context's MSMs, GPU_MSM_WINDOW_BITS_MIN
+ * to _MAX (gpu-tuning.h); 0, the default, chooses them from the number of
+ * points (cuda/README.md). Any c gives the same sum; it only moves time
+ * between the bucket sums and the windows'. */
+void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits);
+
+/* For benchmarks: after each MSM of this context, its steps' times on
+ * stderr (the MSM then waits for its result). */
+void gpu_set_msm_profile(gpu_context_t *ctx, bool on);
 
 /*
  * The GPU stage of a Groth16 partition (zk/groth16.h's stages on the

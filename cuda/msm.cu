@@ -13,15 +13,16 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/context.cuh"
-#include "cuda/msm_steps.cuh"
+#include "cuda/msm_run.cuh"
 
 using namespace cuzk;
 
 /*
- * CUZK_MSM_PROFILE=1 in the environment: every step of every MSM between two
- * events, and after each MSM one line per step kind on stderr (calls, total
- * ms). For device runs that ask where the time goes; the events add a little
- * to each launch.
+ * A profiled context (gpu_set_msm_profile; bench-cuda --profile): every step
+ * of every MSM between two events, and after each MSM one line per step kind
+ * on stderr (calls, total ms). For device runs that ask where the time goes;
+ * the events add a little to each launch, and a profiled MSM waits for its
+ * result.
  */
 template <class T> static const char *step_name(void) {
         /* "... [with T = cuzk::msm_step_digits]" (GCC) or "... [T = ...]" */
@@ -38,10 +39,6 @@ struct msm_profile {
         const char *name[max_marks];
         unsigned marks, created;
 
-        static bool wanted(void) {
-                const char *e = getenv("CUZK_MSM_PROFILE");
-                return e && *e && strcmp(e, "0") != 0;
-        }
         /* Events around one step; false when full (the step still runs). */
         bool open(cudaStream_t stream, const char *what) {
                 if (marks == max_marks)
@@ -93,99 +90,51 @@ struct msm_profile {
         }
 };
 
-/* A comparison switch: on unless the variable `name` is set to 0. */
-static bool msm_switch_on(const char *name) {
-        const char *e = getenv(name);
-        return !(e && strcmp(e, "0") == 0);
-}
-
-/* The variable `name` as a number in [lo, hi], or 0 when unset; other
- * values are ignored with a warning. */
-static uint32_t msm_env_number(const char *name, unsigned long lo, unsigned long hi) {
-        const char *e = getenv(name);
-        if (!e || !*e)
-                return 0;
-        char *end;
-        const unsigned long v = strtoul(e, &end, 10);
-        if (*end || v < lo || v > hi) {
-                fprintf(stderr, "cuzk: %s=%s ignored, expected %lu to %lu\n", name, e, lo, hi);
-                return 0;
-        }
-        return (uint32_t)v;
-}
-
-/* Level 0 multiplies through mul_called (curve.cuh) unless
- * CUZK_MSM_CALLED_MUL=0: on the H200 (run 3) the called form took 2^26
- * from 1077 to 793 ms device-resident (one copy of the product's code
- * instead of ten inlined ones, which stalled on instruction fetch). */
-static bool msm_called_mul(void) {
-        return msm_switch_on("CUZK_MSM_CALLED_MUL");
-}
-
-/* G1 sums of 2^26 points or more take wider windows, device-resident or
- * host-to-host. Device-resident at 2^26, c = 18 (15 windows) took 511 ms
- * against 554 ms at c = 16 (run 13), and c = 20 (13 windows) 422.8 ms
- * against 439.5 at 18 once the addition got cheaper (run 20; the 2^27 GPU
- * stage 1.973 against 2.058 s, 2^19 buckets a window, 1.3 GB).
- * Host-to-host, level 0 by ranges left a batch's small buckets cheap:
- * 2^26 took 426.9 ms at c = 20 in batches of 2^24 against 447.6 at c = 16
- * in batches of 2^23 (run 29), while 2^24 stays better at 16 (120.5
- * against 140.4 ms). G2, whose window reduction costs three times as much
- * an addition, stays at 16 (the 2^27 B_G2 tail went from 0.33 to 0.56 s
- * at 18, run 14). */
+/*
+ * The window bits, unless the context fixes them: about log2(n) - 4, at
+ * most 16 (2^15 buckets a window keep the window reduction short), and 20
+ * for G1 sums of 2^26 points or more, device-resident or host-to-host. On
+ * the H200, device-resident 2^26 took 422.8 ms at c = 20 (13 windows of
+ * 2^19 buckets, 1.3 GB) against 439.5 at c = 18 and 554 at c = 16, and
+ * host-to-host 426.9 ms at c = 20 in batches of 2^24 against 447.6 at
+ * c = 16 in batches of 2^23; 2^24 points stay faster at 16 (120.5 against
+ * 140.4 ms). G2, whose window reduction costs three times as much an
+ * addition, stays at 16: its 2^27 tail took 0.56 s at c = 18 against
+ * 0.33 s.
+ */
 template <class Curve> static bool msm_wide(size_t n) {
         return std::is_same<Curve, g1_curve>::value && n >= ((size_t)1 << 26);
 }
 
-template <class Curve> static uint32_t msm_max_c(size_t n) {
-        const uint32_t big = msm_env_number("CUZK_MSM_C_BIG", 16, 22);
-        return msm_wide<Curve>(n) ? (big ? big : 20) : 16;
+template <class Curve>
+static msm_config msm_choose_config(const gpu_context_t *ctx, size_t n, uint32_t batches) {
+        msm_config cfg = msm_make_config(n, batches, msm_wide<Curve>(n) ? 20 : 16);
+        if (ctx->msm_window_bits)
+                msm_config_set_window_bits(&cfg, ctx->msm_window_bits);
+        return cfg;
 }
 
-/* CUZK_MSM_C=c (5..22) fixes the window bits, for tuning runs that compare
- * c side by side (bench-cuda); unset, msm_make_config chooses. */
-static void msm_window_bits_override(msm_config *cfg) {
-        const uint32_t c = msm_env_number("CUZK_MSM_C", 5, 22);
-        if (!c)
-                return;
-        cfg->c = c;
-        msm_config_refresh(cfg);
-        cfg->seg_first = msm_first_segment(*cfg);
-        msm_config_refresh(cfg);
+void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits) {
+        assert(ctx);
+        assert(bits == 0 || (bits >= GPU_MSM_WINDOW_BITS_MIN && bits <= GPU_MSM_WINDOW_BITS_MAX));
+        ctx->msm_window_bits = bits;
 }
 
-/* CUZK_MSM_RANGES=0 runs level 0 by equal shares of each bucket instead of
- * ranges, and CUZK_MSM_RANGE=m sets the points a range (for comparisons). */
-static void msm_level0_form(msm_config *cfg) {
-        const uint32_t m = msm_env_number("CUZK_MSM_RANGE", 8, 1024);
-        if (msm_switch_on("CUZK_MSM_RANGES")) {
-                if (!m)
-                        return;
-                cfg->seg_first = m;
-        } else {
-                cfg->ranges = false;
-                cfg->seg_first = msm_first_segment(*cfg);
-        }
-        msm_config_refresh(cfg);
+void gpu_set_msm_profile(gpu_context_t *ctx, bool on) {
+        assert(ctx);
+        ctx->msm_profile = on;
 }
 
-/* The threads of level 0 by ranges (its usual form) that the card holds
- * at once, so that ranges come in whole waves; 0 with CUZK_MSM_WAVES=0
- * (about total / M ranges, for comparisons) or when CUDA cannot say. */
+/* The threads of level 0 that the card holds at once, so that its ranges
+ * come in whole waves (on the H200, 2^26 took 449.4 ms host-to-host in
+ * waves against 454.2 with total / M ranges); 0 when CUDA cannot say. */
 template <class Curve> static uint64_t msm_level0_wave(const gpu_context_t *ctx) {
         using Step = msm_step_ranges<Curve>;
         int blocks = 0;
-        if (!msm_switch_on("CUZK_MSM_WAVES") ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, gpu_step_kernel<Step>,
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, gpu_step_kernel<Step>,
                                                           Step::block_threads, 0) != cudaSuccess)
                 return 0;
         return (uint64_t)blocks * Step::block_threads * ctx->info.multiprocessors;
-}
-
-/* CUZK_MSM_SPLIT=0 puts 0s and 1s through the digits like any scalar
- * (for comparisons). */
-static bool msm_split_wanted(void) {
-        return msm_switch_on("CUZK_MSM_SPLIT");
 }
 
 struct device_msm_backend {
@@ -193,7 +142,7 @@ struct device_msm_backend {
         void *temp;
         size_t temp_bytes;
         bool wait_for_copies; /* batch k's points arrive with ctx->input_ready[k] */
-        msm_profile *prof;    /* NULL unless CUZK_MSM_PROFILE is set */
+        msm_profile *prof;    /* NULL unless the context is profiled */
 
         bool mark(const char *what) {
                 return prof && prof->open(ctx->stream, what);
@@ -311,13 +260,12 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
 
 /* Batches for a host-to-host MSM: 2^23 points (768 MiB of points and
  * scalars) or more each by default, 2^24 with wide windows (msm_wide), so
- * that copying batch k+1 overlaps the work on batch k. Two events are left
- * for msm_ramp's extra batches. */
+ * that copying batch k+1 overlaps the work on batch k (at 2^26 and c = 16,
+ * batches of 2^24 were no faster than 2^23; at c = 20, 2^24 and 2^25 the
+ * same). Two events are left for msm_ramp's extra batches. */
 static uint32_t host_batches(const gpu_context_t *ctx, size_t n, bool wide) {
-        const uint32_t log_env = msm_env_number("CUZK_MSM_BATCH_LOG", 16, 30);
-        const size_t per_batch = ctx->msm_batch_points ? ctx->msm_batch_points
-                                 : log_env             ? (size_t)1 << log_env
-                                                       : (size_t)1 << (wide ? 24 : 23);
+        const size_t per_batch =
+                ctx->msm_batch_points ? ctx->msm_batch_points : (size_t)1 << (wide ? 24 : 23);
         const size_t batches = (n + per_batch - 1) / per_batch, most = GPU_MSM_MAX_BATCHES - 2;
         return batches < most ? (uint32_t)batches : (uint32_t)most;
 }
@@ -396,21 +344,16 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        msm_config cfg = msm_make_config(n, batches, msm_max_c<Curve>(n));
-        cfg.called_mul = msm_called_mul();
-        cfg.level0_blocks = msm_env_number("CUZK_MSM_LEVEL0_BLOCKS", 1, 4);
-        msm_window_bits_override(&cfg);
-        msm_level0_form(&cfg);
-        if (cfg.ranges)
-                cfg.wave = msm_level0_wave<Curve>(ctx);
-        if (split && cfg.batches == 1 && msm_split_wanted()) {
+        msm_config cfg = msm_choose_config<Curve>(ctx, n, batches);
+        cfg.wave = msm_level0_wave<Curve>(ctx);
+        if (split && cfg.batches == 1) {
                 if (split->big + split->one > n)
                         return -EINVAL;
                 cfg.compact = true;
                 cfg.n_big = split->big;
                 cfg.n_one = split->one;
         }
-        if (host_points && !cfg.compact && msm_switch_on("CUZK_MSM_RAMP"))
+        if (host_points && !cfg.compact)
                 msm_ramp(&cfg);
         const msm_sizes z = msm_make_sizes(cfg);
         GPU_TRY_R(msm_buffers_get(ctx, cfg, z, &buf));
@@ -436,12 +379,12 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         }
 
         static thread_local msm_profile *prof;
-        if (!prof && msm_profile::wanted())
+        if (!prof && ctx->msm_profile)
                 prof = new (std::nothrow) msm_profile();
-        device_msm_backend be = {ctx, temp, temp_bytes, copies, prof};
+        device_msm_backend be = {ctx, temp, temp_bytes, copies, ctx->msm_profile ? prof : nullptr};
         GPU_TRY_R(msm_run<Curve>(be, cfg, buf, reinterpret_cast<const fr_dev *>(d_scalars),
                                  reinterpret_cast<const typename Curve::affine *>(d_points)));
-        if (defer && !prof)
+        if (defer && !be.prof)
                 return msm_defer(ctx, r, cfg, buf.window_sums);
 
         host_xyzz window_sums[GPU_WINDOWS_MAX];
@@ -450,8 +393,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         GPU_TRY(ctx, cudaMemcpyAsync(window_sums, buf.window_sums, cfg.windows * sizeof(host_xyzz),
                                      cudaMemcpyDeviceToHost, ctx->stream));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
-        if (prof)
-                prof->report(n);
+        if (be.prof)
+                be.prof->report(n);
         msm_combine_windows(r, cfg, window_sums);
         return 0;
 }

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What gpu-prove.c (lanes, partitions) and gpu-prove-srs.c (the keys'
+ * bases, pinned or on the card) share of a GPU prover. */
+#pragma once
+
+#include <pthread.h>
+
+#include "cuda/gpu-prove.h"
+
+/* A key whose G1 bases (and densities) were copied to the device when it
+ * was registered. */
+#define RESIDENT_KEYS_MAX 8
+#define RESIDENT_ROLES 6 /* a, b1, l, h, then A's and B's density */
+struct resident_key {
+        const struct groth16_pk *pk;
+        void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */
+        gpu_pk_points_t points;
+};
+
+/*
+ * A lane: one context (stream, scratch) that one partition's GPU stage
+ * holds from gpu_prove_start until it is collected, so that the next
+ * partition's copies and transforms overlap its MSMs on another lane.
+ */
+struct lane {
+        gpu_context_t *ctx;        /* NULL until first used */
+        gpu_prove_partial_t *busy; /* the partial whose GPU work it holds */
+        unsigned log_domain;       /* the largest partition it has worked on */
+        size_t n_vars;
+};
+
+struct gpu_prover {
+        gpu_context_t *ctx; /* pinning, resident copies, device queries */
+        int ordinal;
+        struct resident_key resident[RESIDENT_KEYS_MAX];
+        unsigned cpu_threads;
+        gpu_g2_placement_t placement;
+        int numa_node;
+        pthread_mutex_t lock;   /* lanes, partials' states, rates */
+        pthread_cond_t changed; /* a lane or a partial's state changed */
+        struct lane lanes[GPU_LANES_MAX];
+        struct gpu_tuning tuning; /* checked, fixed when it opened */
+        uint64_t started;         /* partials started, for picking the oldest */
+        /* Measured rates, ns per point (0: not measured yet). */
+        double gpu_stage_ns_per_point; /* per domain point */
+        double cpu_g2_ns_per_point, gpu_g2_ns_per_point;
+};
+
+/* Device memory one partition of pk's shape works in besides the bases. */
+uint64_t partition_device_bytes(const struct groth16_pk *pk);
+/* pk's bases on the card, or NULL where they stay in host memory. */
+const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk);
+/* Frees every resident key's device copies. */
+void resident_keys_free(gpu_prover_t *prover);

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A proving key's bases for the GPU: pinned in host memory, and copied to
+ * the card as the prover's tuning says (gpu-tuning.h's SrsResidence), so
+ * that the MSMs read them there instead of over PCIe.
+ */
+#include <assert.h>
+#include <errno.h>
+
+#include "common/log.h"
+#include "cuda/gpu-prove-internal.h"
+
+static void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
+        for (size_t i = 0; i < RESIDENT_ROLES; i++)
+                gpu_free(prover->ctx, k->d_arrays[i]);
+        *k = (struct resident_key){0};
+}
+
+void resident_keys_free(gpu_prover_t *prover) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk)
+                        resident_key_free(prover, &prover->resident[i]);
+}
+
+/* CUDA pins whole pages, and a page pinned twice fails the second time
+ * (cudaErrorHostMemoryAlreadyRegistered): an array under big_alloc's huge
+ * page size may come from malloc's heap and share a page with another key's
+ * array, so it stays pageable; copies from it cost nothing measurable. From
+ * 2 MiB up, big_alloc gives every array pages of its own. */
+#define PIN_MIN_BYTES ((size_t)2 << 20)
+
+/* One array may serve several roles (the timing-only SRS of
+ * bench-gpu-prove shares one G1 array among A, B_G1, L and H): owner[i] is
+ * the first role with role i's array, which takes the largest size of its
+ * roles; the other roles' sizes become 0, so that the array is pinned or
+ * copied once. */
+static void share_roles(const void *const ptr[], size_t bytes[], size_t owner[], size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                owner[i] = i;
+                for (size_t j = 0; j < i; j++)
+                        if (ptr[j] == ptr[i]) {
+                                owner[i] = owner[j];
+                                if (bytes[i] > bytes[owner[i]])
+                                        bytes[owner[i]] = bytes[i];
+                                bytes[i] = 0;
+                                break;
+                        }
+        }
+}
+
+/* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
+static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
+        const size_t n_private = pk->n_vars - pk->n_public - 1;
+        size_t owner[5];
+        ptr[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
+        ptr[1] = pk->b1, bytes[1] = groth16_pk_b_points(pk) * sizeof(g1_affine_t);
+        ptr[2] = pk->l, bytes[2] = n_private * sizeof(g1_affine_t);
+        ptr[3] = pk->h,
+        bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
+        ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
+        share_roles(ptr, bytes, owner, 5);
+        for (size_t i = 0; i < 5; i++)
+                if (bytes[i] < PIN_MIN_BYTES)
+                        bytes[i] = 0;
+        return 5;
+}
+
+/* Device memory one partition of pk's shape works in besides the bases: a,
+ * b, c; the witness and its A and B gathers; MSM scratch (canonical
+ * scalars, keys and values, partial sums); and 3 GiB for the rest (the
+ * buckets of an MSM of 2^26 points or more: 13 windows of 2^19 at c = 20,
+ * 1.3 GB). */
+uint64_t partition_device_bytes(const struct groth16_pk *pk) {
+        const uint64_t n = (uint64_t)1 << pk->log_domain_size, wires = pk->n_vars;
+        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
+}
+
+/* The words then the ranks of a density, as density_gather_step reads them. */
+static size_t density_bytes(const struct wire_density *d) {
+        return d ? 2 * ((d->n_wires + 63) / 64) * sizeof(uint64_t) : 0;
+}
+
+static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
+        const size_t half = density_bytes(d) / 2;
+        int r = gpu_copy_to_device(prover->ctx, d_words, d->bits, half);
+        return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
+}
+
+/* pk's arrays for the card (host[] and bytes[], an array serving several
+ * roles once, its owner[]) and their sum. */
+static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RESIDENT_ROLES],
+                                size_t bytes[RESIDENT_ROLES], size_t owner[RESIDENT_ROLES]) {
+        uint64_t need = 0;
+
+        host[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
+        host[1] = pk->b1, bytes[1] = groth16_pk_b_points(pk) * sizeof(g1_affine_t);
+        host[2] = pk->l, bytes[2] = (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t);
+        host[3] = pk->h;
+        bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
+        host[4] = pk->a_density, bytes[4] = density_bytes(pk->a_density);
+        host[5] = pk->b_density, bytes[5] = density_bytes(pk->b_density);
+        share_roles(host, bytes, owner, RESIDENT_ROLES);
+        for (size_t i = 0; i < RESIDENT_ROLES; i++)
+                need += bytes[i];
+        return need;
+}
+
+/* Copies each role's array into k's device memory; on failure frees what
+ * was copied. */
+static int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
+                       const void *const host[RESIDENT_ROLES], const size_t bytes[RESIDENT_ROLES]) {
+        for (size_t i = 0; i < RESIDENT_ROLES; i++) {
+                int r;
+                if (!bytes[i])
+                        continue;
+                r = gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]);
+                if (r >= 0)
+                        r = i < 4 ? gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i],
+                                                       bytes[i])
+                                  : copy_density(prover, k->d_arrays[i], host[i]);
+                if (r < 0) {
+                        log_warning("Copying %zu bytes of the SRS to the GPU failed: %s", bytes[i],
+                                    gpu_context_last_error(prover->ctx));
+                        resident_key_free(prover, k);
+                        return r;
+                }
+        }
+        return 0;
+}
+
+/*
+ * Copies pk's G1 bases (A, B_G1, L, H; an array serving several roles
+ * once) and its densities into device memory, so that the MSMs read them
+ * there instead of over PCIe (at 2^27, 41 GB a partition): with
+ * SrsResidence auto when the card has room for them and a partition (the
+ * key stays usable from host memory otherwise), with device always (else
+ * -ENOMEM), with host never.
+ */
+static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const bool required = prover->tuning.srs == GPU_SRS_DEVICE;
+        const void *host[RESIDENT_ROLES];
+        size_t bytes[RESIDENT_ROLES], owner[RESIDENT_ROLES], free_bytes, total_bytes;
+        struct resident_key *k = NULL;
+        uint64_t need;
+        int r;
+
+        if (prover->tuning.srs == GPU_SRS_HOST)
+                return 0;
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX && !k; i++)
+                if (!prover->resident[i].pk)
+                        k = &prover->resident[i];
+        if (!k)
+                return required ? log_error_errno(ENOMEM,
+                                                  "SrsResidence=device: %d keys are "
+                                                  "already on the GPU, the most it holds",
+                                                  RESIDENT_KEYS_MAX)
+                                : 0;
+        need = resident_arrays(pk, host, bytes, owner);
+        r = gpu_memory_info(prover->ctx, &free_bytes, &total_bytes);
+        if (r < 0)
+                return required ? r : 0;
+        if (free_bytes < need + partition_device_bytes(pk)) {
+                log_full_errno(required ? LOG_ERR : LOG_INFO, 0,
+                               "SRS %s: its G1 bases (%.1f GiB) and a partition (%.1f GiB) do "
+                               "not fit the GPU's %.1f GiB free",
+                               required ? "refused (SrsResidence=device)" : "stays in host memory",
+                               (double)need / (1u << 30),
+                               (double)partition_device_bytes(pk) / (1u << 30),
+                               (double)free_bytes / (1u << 30));
+                return required ? -ENOMEM : 0;
+        }
+        r = copy_arrays(prover, k, host, bytes);
+        if (r < 0)
+                return required ? r : 0;
+        /* A role of no points keeps NULL: its MSM reads nothing. */
+        k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[0]],
+                                      .b1 = k->d_arrays[owner[1]],
+                                      .l = k->d_arrays[owner[2]],
+                                      .h = k->d_arrays[owner[3]],
+                                      .a_density = k->d_arrays[owner[4]],
+                                      .b_density = k->d_arrays[owner[5]]};
+        k->pk = pk;
+        log_info("SRS resident on the GPU: %.1f GiB of G1 bases and densities",
+                 (double)need / (1u << 30));
+        return 0;
+}
+
+const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        return &prover->resident[i].points;
+        return NULL;
+}
+
+/* Unpins the first n of pk_arrays' arrays. */
+static void unpin_arrays(gpu_prover_t *prover, const void *const ptr[], const size_t bytes[],
+                         size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (ptr[i] && bytes[i])
+                        (void)gpu_host_unregister(prover->ctx, (void *)ptr[i]);
+}
+
+int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const void *ptr[5];
+        size_t bytes[5], n;
+        int r;
+
+        assert(prover && pk);
+        n = pk_arrays(pk, ptr, bytes);
+        for (size_t i = 0; i < n; i++) {
+                if (!ptr[i] || !bytes[i])
+                        continue;
+                r = gpu_host_register(prover->ctx, (void *)ptr[i], bytes[i]);
+                if (r < 0) {
+                        unpin_arrays(prover, ptr, bytes, i);
+                        return log_error_errno(r, "Pinning %zu bytes of the SRS for the GPU: %s",
+                                               bytes[i], gpu_context_last_error(prover->ctx));
+                }
+        }
+        r = make_resident(prover, pk);
+        if (r < 0)
+                unpin_arrays(prover, ptr, bytes, n);
+        return r;
+}
+
+void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const void *ptr[5];
+        size_t bytes[5], n;
+
+        assert(prover && pk);
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        resident_key_free(prover, &prover->resident[i]);
+        n = pk_arrays(pk, ptr, bytes);
+        unpin_arrays(prover, ptr, bytes, n);
+}

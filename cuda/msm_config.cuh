@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The shape of one G1 or G2 MSM (msm_steps.cuh's algorithm): window bits,
+ * groups of windows sorted together, batches of points, level 0's ranges
+ * and the later levels' segments, and the scratch buffers they need. Plain
+ * arithmetic on the host, shared by the device (msm.cu) and the emulation
+ * (emu-test.cu), so that both run the very same shape.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "hd.cuh"
+
+namespace cuzk {
+
+/* Point indices carry the digit's sign in their top bit. */
+#define MSM_NEGATE_BIT 0x80000000u
+#define MSM_MAX_POINTS ((size_t)MSM_NEGATE_BIT - 1)
+
+struct msm_config {
+        uint64_t total;     /* points */
+        uint32_t batches;   /* point ranges processed in turn, their buckets added up */
+        uint64_t n;         /* points per batch (the last may have fewer) */
+        uint32_t c;         /* window bits */
+        uint32_t windows;   /* W */
+        uint32_t buckets;   /* B = 2^(c-1) per window */
+        uint32_t group;     /* windows sorted and reduced together */
+        uint32_t seg_first; /* M at level 0 (sorted items per range) */
+        uint32_t seg_next;  /* M at the later levels (partial sums per segment) */
+        uint32_t levels;    /* level 0 plus the later ones */
+        uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
+        uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
+        /* Threads level 0 holds resident at once (0: unknown). Ranges then
+         * come in whole waves of them (msm_range_threads). */
+        uint64_t wave;
+        /* Batches grow n/4, n/2, then n (msm_ramp): host-to-host, the
+         * kernels wait only for the first, small batch's copy, and each
+         * later copy still ends before the kernels of the batch ahead. */
+        bool ramp;
+        /* One batch only: scalars 0 and 1 stay out of the digits (a witness
+         * is mostly 0 and 1). The n_big others are recoded in every window;
+         * the n_one points of scalar 1 go once, into window 0's bucket 1,
+         * summed there by the levels' batched additions; 0s are dropped.
+         * The counts come from the caller (the prover scans the witness on
+         * the CPU), since the sorts' sizes are set on the host. */
+        bool compact;
+        uint64_t n_big, n_one;
+};
+
+inline unsigned msm_log2_ceil(uint64_t x) {
+        unsigned r = 0;
+        while ((1ull << r) < x)
+                r++;
+        return r;
+}
+
+/* Levels until every bucket (at most n points) is down to one item. */
+inline uint32_t msm_levels_needed(uint64_t n, uint32_t seg_first, uint32_t seg_next) {
+        uint64_t items = (n + seg_first - 1) / seg_first;
+        uint32_t levels = 1;
+        while (items > 1) {
+                items = (items + seg_next - 1) / seg_next;
+                levels++;
+        }
+        return levels;
+}
+
+/* The window reduction's three stages share the c - 1 bits of a bucket
+ * index about equally, so that no thread's chain of additions is long (at
+ * c = 16: 32 buckets per chunk, 32 chunks per span, 32 spans per window). */
+inline void msm_split_reduction(msm_config *cfg) {
+        cfg->log_chunk = (cfg->c - 1) / 3;
+        cfg->log_span = (cfg->c - 1) / 3;
+}
+
+/* M at level 0: all threads add about M points, so M only trades the
+ * partial sums left for level 1 (one per range and bucket met) against
+ * the threads there are: 64 once a sort holds 2^26 items (2^20 threads,
+ * some twenty waves of the H200's resident threads), fewer for smaller
+ * sorts, at least 8. On the H200, 32 and 128 were no faster at 2^24 and
+ * 2^26 points. */
+inline uint32_t msm_level0_range(uint64_t items) {
+        const uint64_t m = items >> 20;
+        return m < 8 ? 8 : m > 64 ? 64 : (uint32_t)m;
+}
+
+/* M at level 0 for the config's sorts (a group of windows of a batch). */
+inline uint32_t msm_first_segment(const msm_config &cfg) {
+        return msm_level0_range((uint64_t)cfg.group * cfg.n);
+}
+
+/* Level 0 (at least one item a range, msm_range_threads) leaves a bucket
+ * of k points at most k + 1 partial sums; then levels until every bucket
+ * is down to one item, and at least one after level 0 (the later levels
+ * add into the bucket sums). They are cheap where buckets are small:
+ * threads past the last segment leave at once. */
+inline uint32_t msm_levels(const msm_config &cfg) {
+        const uint32_t levels = 1 + msm_levels_needed(cfg.n + 1, cfg.seg_next, cfg.seg_next);
+        return levels < 2 ? 2 : levels;
+}
+
+/*
+ * Level 0's threads for `total` items: about total / M, rounded to whole
+ * waves of resident threads (at least one, at most total), so that no
+ * last wave runs part-full while the SMs idle. A range then holds q or
+ * q + 1 items (q = total / threads); the first total % threads ranges the
+ * longer ones, so that each warp's lanes have one length.
+ */
+inline uint64_t msm_range_threads(uint64_t total, uint32_t m, uint64_t wave) {
+        const uint64_t base = (total + m - 1) / m;
+        if (!wave)
+                return base;
+        uint64_t waves = (base + wave / 2) / wave;
+        if (waves < 1)
+                waves = 1;
+        return waves * wave < total ? waves * wave : total;
+}
+
+/* The range of items [begin, end) of thread t of `threads` over total. */
+struct msm_range_split {
+        uint64_t q, r; /* items per range, ranges with one more */
+
+        CUZK_HD msm_range_split(uint64_t total, uint64_t threads)
+            : q(total / threads), r(total % threads) {
+        }
+        CUZK_HD uint64_t begin(uint64_t t) const {
+                return t * q + (t < r ? t : r);
+        }
+        /* The range that holds item i. */
+        CUZK_HD uint64_t range_of(uint64_t i) const {
+                const uint64_t long_items = r * (q + 1);
+                return i < long_items ? i / (q + 1) : r + (i - long_items) / q;
+        }
+};
+
+/*
+ * For batches of n points (total / batches, rounded up).
+ * c: about log2(n) - 4, at most max_c (16 unless the caller measured
+ * better: 2^15 buckets per window keep the window reduction short).
+ * Groups: at most 2^26 keys sorted at once (1 GiB of keys and values,
+ * double-buffered). M at level 0: msm_level0_range.
+ */
+inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max_c = 16) {
+        msm_config cfg = {};
+
+        cfg.total = total;
+        cfg.batches = batches < 1 ? 1 : batches;
+        if (total && cfg.batches > total)
+                cfg.batches = (uint32_t)total;
+        const uint64_t n = (total + cfg.batches - 1) / cfg.batches;
+        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
+        cfg.n = n;
+        cfg.c = log_n < 9 ? 5 : log_n - 4 > max_c ? max_c : log_n - 4;
+        cfg.windows = 255 / cfg.c + 1;
+        cfg.buckets = 1u << (cfg.c - 1);
+        cfg.group = (uint32_t)((1ull << 26) / (n ? n : 1));
+        if (cfg.group < 1)
+                cfg.group = 1;
+        if (cfg.group > cfg.windows)
+                cfg.group = cfg.windows;
+        cfg.seg_first = msm_first_segment(cfg);
+        cfg.seg_next = 16;
+        cfg.levels = msm_levels(cfg);
+        msm_split_reduction(&cfg);
+        return cfg;
+}
+
+/* The first point of batch k (total when past the end). */
+inline uint64_t msm_batch_start(const msm_config &cfg, uint32_t k) {
+        uint64_t at = k * cfg.n;
+        if (cfg.ramp)
+                at = k == 0 ? 0 : k == 1 ? cfg.n / 4 : cfg.n / 4 + cfg.n / 2 + (k - 2) * cfg.n;
+        return at < cfg.total ? at : cfg.total;
+}
+
+/*
+ * Batches of n/4, n/2, then n points, for copies that the kernels wait
+ * on: only the first one's copy is waited for in full. A batch's points
+ * take ~2.6 ns to cross PCIe and ~7 ns in the kernels (16 windows), so a
+ * copy of up to twice the batch ahead still ends before its kernels.
+ * The batch count grows by up to two; n (and so c and the buffers) stays.
+ */
+inline void msm_ramp(msm_config *cfg) {
+        if (cfg->n < 4)
+                return;
+        cfg->ramp = true;
+        uint32_t k = 1;
+        while (msm_batch_start(*cfg, k) < cfg->total)
+                k++;
+        cfg->batches = k;
+}
+
+/* Re-derives the dependent fields after a caller fixes c, M or the group. */
+inline void msm_config_refresh(msm_config *cfg) {
+        cfg->windows = 255 / cfg->c + 1;
+        cfg->buckets = 1u << (cfg->c - 1);
+        if (cfg->group > cfg->windows)
+                cfg->group = cfg->windows;
+        cfg->levels = msm_levels(*cfg);
+        msm_split_reduction(cfg);
+}
+
+/* Fixes the window bits (gpu-tuning.h's bounds) and the M that goes
+ * with them; the groups keep their windows. */
+inline void msm_config_set_window_bits(msm_config *cfg, uint32_t c) {
+        cfg->c = c;
+        msm_config_refresh(cfg);
+        cfg->seg_first = msm_first_segment(*cfg);
+        msm_config_refresh(cfg);
+}
+
+/* Keys of one group sort on this many bits (the sentinel included). */
+inline unsigned msm_sort_bits(const msm_config &cfg) {
+        return msm_log2_ceil((uint64_t)cfg.group * cfg.buckets + 1);
+}
+
+/* Upper bound of the segments (threads) of a level whose buckets hold
+ * `items` items in all. */
+inline uint64_t msm_segments_bound(uint64_t items, uint32_t seg, uint64_t buckets) {
+        return (items + seg - 1) / seg + buckets;
+}
+
+/* The scratch buffers of one MSM (element counts). */
+struct msm_sizes {
+        uint64_t keys;       /* group * n, each of keys, keys_alt, vals, vals_alt */
+        uint64_t per_bucket; /* group * buckets, each of start, end, seg_count, seg_first */
+        uint64_t partials;   /* each of the two partial-sum buffers */
+        uint64_t buckets;    /* windows * buckets */
+        uint64_t chunks;     /* windows * chunks, each of sums and weighted */
+        uint64_t spans;      /* windows * spans, each of span_sums, span_weighted, span_v */
+};
+
+inline msm_sizes msm_make_sizes(const msm_config &cfg) {
+        msm_sizes z;
+        const uint64_t nb = (uint64_t)cfg.group * cfg.buckets;
+        z.keys = (uint64_t)cfg.group * cfg.n;
+        z.per_bucket = nb;
+        /* level 0's ranges: up to half a wave more than total / M, or one wave */
+        z.partials = msm_segments_bound(z.keys, cfg.seg_first, nb) + cfg.wave;
+        uint64_t items = z.partials;
+        for (uint32_t l = 1; l < cfg.levels; l++) {
+                items = msm_segments_bound(items, cfg.seg_next, nb);
+                if (items > z.partials)
+                        z.partials = items;
+        }
+        z.buckets = (uint64_t)cfg.windows * cfg.buckets;
+        z.chunks = (uint64_t)cfg.windows * (cfg.buckets >> cfg.log_chunk);
+        z.spans = z.chunks >> cfg.log_span;
+        return z;
+}
+
+} // namespace cuzk
