@@ -23,6 +23,10 @@
 /* Parent labels hashed into one label: 6 x 6 + 1 (layer 1), 14 + 14 + 9. */
 #define POREP_LABEL_PARENTS 37u
 #define POREP_N_REGISTERED 20u
+/* parameter_cache.rs VERSION: the "v28-" of every parameter file name. */
+#define POREP_PARAMS_VERSION 28u
+/* Enough for any parameter file stem (144 characters) with an extension. */
+#define POREP_PARAMS_STEM_MAX 160u
 
 /* The graph's API version: parent order and the V1_0 u32 truncation. */
 enum porep_api_version {
@@ -71,3 +75,21 @@ uint64_t porep_tree_base_leaves(const struct porep_config *cfg);
 /* Levels of the arity-8 part of one tree R/C path (log8 of the base leaves,
  * plus one when sub_arity is 8). */
 unsigned porep_tree_arity8_levels(const struct porep_config *cfg);
+
+/*
+ * The parameter set identifier whose SHA-256 names the Groth16 parameter
+ * files (vanilla/params.rs PublicParams::identifier()):
+ * "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{...},
+ * challenges: LayerChallenges { layers: L, max_count: cpp }, tree: ... }".
+ * Returns 0 or -ENOSPC when out_size is too small.
+ */
+int porep_params_identifier(const struct porep_config *cfg, char *out, size_t out_size);
+
+/*
+ * The parameter file name without its extension (callers append ".params",
+ * ".vk" or ".meta"): "v28-stacked-proof-of-replication-merkletree-
+ * poseidon_hasher-8-8-0-sha256_hasher-" + hex(SHA-256(identifier)), as in
+ * rust-fil-proofs' parameters.json. Every proof of one sector size shares
+ * it. Returns 0 or -ENOSPC when out_size is too small.
+ */
+int porep_params_file_stem(const struct porep_config *cfg, char *out, size_t out_size);
