@@ -13,6 +13,7 @@
 #include <syslog.h>
 #include <time.h>
 
+#include "cli-porep.h"
 #include "cli.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -32,6 +33,7 @@ static const char usage[] =
         "  setup --pce FILE --params OUT --vk OUT   make a bellperson key for a PCE\n"
         "  setup --r1cs FILE --zkey OUT [--vk OUT]  make a snarkjs key (tests, benchmarks)\n"
         "  pce from-r1cs|synth|info ...             precompiled constraints (PCE files)\n"
+        "  porep seal|synth-c1|verify-c1 ...        Filecoin PoRep sectors and C1 output\n"
         "\n"
         "Options:\n"
         "  -t, --threads=N   threads for the MSMs and NTTs (default: all CPUs)\n"
@@ -125,7 +127,10 @@ int main(int argc, char **argv) {
                 return cmd_setup(argc, argv, &opts);
         if (!strcmp(command, "pce"))
                 return cmd_pce(argc, argv, &opts);
-        fprintf(stderr, "cuzk: unknown command '%s'; expected prove, verify, info, setup or pce\n",
+        if (!strcmp(command, "porep"))
+                return cmd_porep(argc, argv, &opts);
+        fprintf(stderr,
+                "cuzk: unknown command '%s'; expected prove, verify, info, setup, pce or porep\n",
                 command);
         return EXIT_BAD_INPUT;
 }

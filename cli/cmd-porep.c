@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cuzk porep: Filecoin PoRep from the command line.
+ *   cuzk porep seal --registered-proof NAME --out C1 [...]
+ *   cuzk porep synth-c1 --registered-proof NAME --out C1 [...]
+ *   cuzk porep verify-c1 C1
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli-porep.h"
+#include "common/atomic-file.h"
+#include "common/cleanup.h"
+#include "common/hex.h"
+#include "common/log.h"
+#include "common/parse-number.h"
+#include "filecoin/vanilla/verify.h"
+
+/* A 64 GiB C1 in its envelope is about 110 MB: anything past this is not one. */
+#define C1_FILE_MAX_BYTES (1ull << 30)
+
+static const char usage[] =
+        "Usage: cuzk porep COMMAND ...\n"
+        "\n"
+        "  seal --registered-proof NAME --out C1.json [--envelope FILE] [--miner ID]\n"
+        "       [--sector N] [--ticket HEX] [--seed HEX] [--data FILE]\n"
+        "                            seal a 2 KiB, 8 MiB or 512 MiB sector, write its C1 output\n"
+        "  synth-c1 --registered-proof NAME --out C1.json [--envelope FILE] [--miner ID]\n"
+        "       [--sector N] [--ticket HEX] [--seed HEX] [--key HEX]\n"
+        "                            a synthetic C1 (zero sector, sparse trees) of any size\n"
+        "  verify-c1 C1.json         check a C1 output (bare or in Curio's envelope)\n"
+        "\n"
+        "See cuzk-porep(1).\n";
+
+int cli_porep_config(const char *command, const char *value, const struct porep_config **ret) {
+        uint64_t id;
+
+        *ret = porep_config_by_name(value);
+        if (!*ret && parse_unsigned_range(value, 0, POREP_N_REGISTERED - 1, 10, &id) == 0)
+                *ret = porep_config_by_id((unsigned)id);
+        if (*ret)
+                return 0;
+        fprintf(stderr,
+                "cuzk porep %s: --registered-proof %s: expected a RegisteredSealProof name "
+                "(e.g. StackedDrg2KiBV1_1) or number 0-19\n",
+                command, value);
+        return -EINVAL;
+}
+
+int cli_porep_hex32(const char *command, const char *option, const char *value, uint8_t out[32]) {
+        if (!value)
+                return 0;
+        if (strlen(hex_skip_prefix(value)) != 64 ||
+            hex_decode(hex_skip_prefix(value), 32, out, NULL) < 0) {
+                fprintf(stderr, "cuzk porep %s: --%s %s: expected 64 hex digits\n", command, option,
+                        value);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int cli_porep_load_c1(const char *path, struct c1_output **ret) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        struct stat st;
+        void *map;
+        int r;
+
+        if (fd < 0)
+                return log_error_errno(errno, "%s: %m", path);
+        if (fstat(fd, &st) < 0)
+                return log_error_errno(errno, "%s: %m", path);
+        if (!S_ISREG(st.st_mode) || st.st_size == 0 || (uint64_t)st.st_size > C1_FILE_MAX_BYTES)
+                return log_error_errno(EINVAL,
+                                       "%s: %lld bytes, expected a regular file of 1 B to 1 GiB",
+                                       path, (long long)st.st_size);
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED)
+                return log_error_errno(errno, "%s: %m", path);
+        r = c1_parse_any(map, (size_t)st.st_size, path, ret, NULL);
+        munmap(map, (size_t)st.st_size);
+        return r;
+}
+
+int cli_porep_save_c1(const struct c1_output *c1, uint64_t sector_id, const char *path,
+                      const char *envelope_path) {
+        _cleanup_free_ char *text = NULL, *envelope = NULL;
+        size_t n = 0, m = 0;
+        int r = c1_write_buffer(c1, &text, &n);
+
+        if (r < 0)
+                return log_error_errno(r, "%s: %m", path);
+        r = atomic_file_write(path, text, n, 0644);
+        if (r < 0)
+                return log_error_errno(r, "%s: %m", path);
+        if (!envelope_path)
+                return 0;
+        r = c1_envelope_write_buffer(sector_id, text, n, c1->cfg->sector_bytes, &envelope, &m);
+        if (r == 0)
+                r = atomic_file_write(envelope_path, envelope, m, 0644);
+        return r < 0 ? log_error_errno(r, "%s: %m", envelope_path) : 0;
+}
+
+static int porep_verify_c1(int argc, char **argv) {
+        static const char verify_usage[] = "Usage: cuzk porep verify-c1 C1.json\n";
+        _cleanup_(c1_output_freep) struct c1_output *c1 = NULL;
+        int r;
+
+        if (!cli_arguments_ok(argc, argv, 1, "porep verify-c1", verify_usage, &r))
+                return r;
+        r = cli_porep_load_c1(argv[1], &c1);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        r = vanilla_verify(c1, argv[1]);
+        if (r == -EBADMSG) {
+                puts("INVALID");
+                return EXIT_INVALID_PROOF;
+        }
+        if (r < 0)
+                return cli_exit_for_error(r);
+        printf("OK%s\n", c1->synthetic_c1 ? " (synthetic C1: not a sealed sector)" : "");
+        return EXIT_OK;
+}
+
+int cmd_porep(int argc, char **argv, const struct cli_options *opts) {
+        if (argc >= 2 && !strcmp(argv[1], "seal"))
+                return cmd_porep_seal(argc - 1, argv + 1, opts);
+        if (argc >= 2 && !strcmp(argv[1], "synth-c1"))
+                return cmd_porep_synth_c1(argc - 1, argv + 1, opts);
+        if (argc >= 2 && !strcmp(argv[1], "verify-c1"))
+                return porep_verify_c1(argc - 1, argv + 1);
+        if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+                fputs(usage, stdout);
+                return EXIT_OK;
+        }
+        if (argc >= 2)
+                fprintf(stderr,
+                        "cuzk porep: unknown command '%s'; expected seal, synth-c1 or verify-c1\n",
+                        argv[1]);
+        fputs(usage, stderr);
+        return EXIT_BAD_INPUT;
+}
