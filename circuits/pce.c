@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "common/cleanup.h"
+#include "pce-coeff-table.h"
 #include "pce-internal.h"
 
 void pce_minus_one(fr_t *r) {
@@ -131,82 +132,8 @@ int pce_compute_density(struct pce *pce) {
         return 0;
 }
 
-/*
- * The coefficient table of one matrix being built: distinct values in order
- * of first appearance, found again through an open-addressing hash index.
- */
-struct coeff_table {
-        fr_t *values;
-        uint32_t n_values, capacity;
-        uint32_t *slots; /* index + 1 into values, 0 = empty */
-        uint64_t n_slots;
-};
-
-static void coeff_table_done(struct coeff_table *t) {
-        free(t->values);
-        free(t->slots);
-}
-
-static uint64_t coeff_hash(const fr_t *v) {
-        /* Montgomery forms of small integers look random already. */
-        return (v->l[0] ^ v->l[1] ^ v->l[2] ^ v->l[3]) * UINT64_C(0x9e3779b97f4a7c15);
-}
-
-static int coeff_table_grow_slots(struct coeff_table *t) {
-        uint64_t n_slots = t->n_slots ? t->n_slots * 2 : 1024;
-        uint32_t *slots = calloc(n_slots, sizeof(*slots));
-
-        if (!slots)
-                return -ENOMEM;
-        for (uint32_t i = 0; i < t->n_values; i++) {
-                uint64_t s = coeff_hash(&t->values[i]) & (n_slots - 1);
-                while (slots[s])
-                        s = (s + 1) & (n_slots - 1);
-                slots[s] = i + 1;
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->n_slots = n_slots;
-        return 0;
-}
-
-/* The id of v, added to the table when new. Returns 0, -ENOMEM, or -E2BIG
- * when more than 2^32 - 1 distinct values would be needed. */
-static int coeff_table_intern(struct coeff_table *t, const fr_t *v, uint32_t *ret_id) {
-        uint64_t s;
-        int r;
-
-        if ((uint64_t)t->n_values * 2 >= t->n_slots) {
-                r = coeff_table_grow_slots(t);
-                if (r < 0)
-                        return r;
-        }
-        for (s = coeff_hash(v) & (t->n_slots - 1); t->slots[s]; s = (s + 1) & (t->n_slots - 1))
-                if (fr_equal(&t->values[t->slots[s] - 1], v)) {
-                        *ret_id = t->slots[s] - 1;
-                        return 0;
-                }
-
-        if (t->n_values == UINT32_MAX - 1)
-                return -E2BIG;
-        if (t->n_values == t->capacity) {
-                uint32_t capacity = t->capacity ? (t->capacity > UINT32_MAX / 2 ? UINT32_MAX - 1
-                                                                                : t->capacity * 2)
-                                                : 64;
-                fr_t *values = realloc(t->values, (size_t)capacity * sizeof(fr_t));
-                if (!values)
-                        return -ENOMEM;
-                t->values = values;
-                t->capacity = capacity;
-        }
-        t->values[t->n_values] = *v;
-        t->slots[s] = t->n_values + 1;
-        *ret_id = t->n_values++;
-        return 0;
-}
-
 /* Coefficient ids of every term of src, the two fixed ids first. */
-static int intern_coefficients(const struct sparse_matrix *src, struct coeff_table *t,
+static int intern_coefficients(const struct sparse_matrix *src, struct pce_coeff_table *t,
                                uint32_t *ids) {
         fr_t one, minus_one;
         uint32_t id;
@@ -214,8 +141,8 @@ static int intern_coefficients(const struct sparse_matrix *src, struct coeff_tab
 
         fr_set_one(&one);
         pce_minus_one(&minus_one);
-        if ((r = coeff_table_intern(t, &one, &id)) < 0 ||
-            (r = coeff_table_intern(t, &minus_one, &id)) < 0)
+        if ((r = pce_coeff_table_intern(t, &one, &id)) < 0 ||
+            (r = pce_coeff_table_intern(t, &minus_one, &id)) < 0)
                 return r;
         assert(t->n_values == 2);
 
@@ -226,7 +153,7 @@ static int intern_coefficients(const struct sparse_matrix *src, struct coeff_tab
                         ids[k] = PCE_COEFF_ID_ONE;
                 else if (fr_equal(v, &minus_one))
                         ids[k] = PCE_COEFF_ID_MINUS_ONE;
-                else if ((r = coeff_table_intern(t, v, &ids[k])) < 0)
+                else if ((r = pce_coeff_table_intern(t, v, &ids[k])) < 0)
                         return r;
         }
         return 0;
@@ -235,7 +162,7 @@ static int intern_coefficients(const struct sparse_matrix *src, struct coeff_tab
 static int matrix_from_sparse(struct pce *pce, enum pce_matrix_id id,
                               const struct sparse_matrix *src, uint32_t n_input_rows) {
         _cleanup_free_ uint32_t *wide_ids = NULL;
-        _cleanup_(coeff_table_done) struct coeff_table table = {0};
+        _cleanup_(pce_coeff_table_done) struct pce_coeff_table table = {0};
         uint64_t n_src = sparse_n_terms(src);
         /* Only A has terms in the input rows: a single w[s] each. */
         uint64_t n_input_terms = id == PCE_A ? n_input_rows : 0;

@@ -2,6 +2,7 @@
 /* The constraint system's state, shared by cs.c (synthesis) and cs-pce.c (export). */
 #pragma once
 
+#include "circuits/pce-coeff-table.h"
 #include "cs.h"
 
 /* One recorded term: the variable and an id into the coefficient table. */
@@ -18,14 +19,6 @@ struct cs_rec_matrix {
         uint64_t n_terms, term_capacity;
 };
 
-/* Distinct coefficients, ids 0 = +1 and 1 = -1 first (as the PCE wants). */
-struct cs_coeff_table {
-        fr_t *values;
-        uint32_t n_values, capacity;
-        uint32_t *slots; /* index + 1 into values, 0 = empty */
-        uint64_t n_slots;
-};
-
 struct cs {
         enum cs_mode mode;
         int error;
@@ -39,11 +32,16 @@ struct cs {
 
         /* CS_SHAPE */
         struct cs_rec_matrix m[PCE_N_MATRICES];
-        struct cs_coeff_table coeffs;
+        struct pce_coeff_table coeffs; /* ids 0 = +1 and 1 = -1 first, as the PCE wants */
 
         /* Both modes: which aux are bits (w.aux_is_bit points here). */
         uint64_t *aux_is_bit;
         uint64_t bitmap_words;
+
+        /* CS_VERIFY: every aux value, and the first row that does not hold */
+        fr_t *aux_values;
+        uint64_t aux_value_capacity;
+        uint64_t first_unsatisfied;
 
         /* CS_WITNESS */
         struct cs_witness w;
@@ -59,3 +57,12 @@ static inline int cs_fail(struct cs *cs, int r) {
 
 /* Grows *p (elements of elem bytes, *capacity of them) to hold need. */
 int cs_grow(void **p, uint64_t *capacity, uint64_t need, size_t elem);
+
+/* Makes the aux bitmaps hold aux index j, new words zeroed. Returns 0 or -ENOMEM. */
+int cs_bitmaps_reserve(struct cs *cs, uint64_t j);
+
+/* CS_VERIFY: stores aux j's value. */
+void cs_verify_set_aux(struct cs *cs, uint64_t j, const fr_t *value);
+/* CS_VERIFY: evaluates the row a·b = c on the values so far. */
+void cs_verify_row(struct cs *cs, const struct cs_lc *a, const struct cs_lc *b,
+                   const struct cs_lc *c);

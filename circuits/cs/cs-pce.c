@@ -58,7 +58,7 @@ int cs_to_pce(const struct cs *cs, struct pce **ret) {
 
         if (cs->error)
                 return cs->error;
-        if (!(cs->mode & CS_SHAPE))
+        if (!(cs->mode & CS_SHAPE) || cs->mode == CS_VERIFY)
                 return -EINVAL;
         n_rows = cs->n_rows + cs->n_inputs + 1;
         n_cols = 1 + (uint64_t)cs->n_inputs + cs->n_aux;

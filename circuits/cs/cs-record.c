@@ -36,60 +36,14 @@ static void terms_sort(struct cs_term *t, uint32_t n) {
         }
 }
 
-static uint64_t coeff_hash(const fr_t *v) {
-        return (v->l[0] ^ v->l[1] ^ v->l[2] ^ v->l[3]) * UINT64_C(0x9e3779b97f4a7c15);
-}
-
-static int coeff_slots_grow(struct cs_coeff_table *t) {
-        uint64_t n_slots = t->n_slots ? t->n_slots * 2 : 256;
-        uint32_t *slots = calloc(n_slots, sizeof(*slots));
-
-        if (!slots)
-                return -ENOMEM;
-        for (uint32_t i = 0; i < t->n_values; i++) {
-                uint64_t s = coeff_hash(&t->values[i]) & (n_slots - 1);
-                while (slots[s])
-                        s = (s + 1) & (n_slots - 1);
-                slots[s] = i + 1;
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->n_slots = n_slots;
-        return 0;
-}
-
-/* The id of v, added when new. Returns 0 or -ENOMEM (-E2BIG past 2^32 - 2). */
-static int coeff_intern(struct cs_coeff_table *t, const fr_t *v, uint32_t *ret_id) {
-        uint64_t s, capacity = t->capacity;
-        int r;
-
-        if ((uint64_t)t->n_values * 2 >= t->n_slots && (r = coeff_slots_grow(t)) < 0)
-                return r;
-        for (s = coeff_hash(v) & (t->n_slots - 1); t->slots[s]; s = (s + 1) & (t->n_slots - 1))
-                if (fr_equal(&t->values[t->slots[s] - 1], v)) {
-                        *ret_id = t->slots[s] - 1;
-                        return 0;
-                }
-        if (t->n_values >= UINT32_MAX - 1)
-                return -E2BIG;
-        r = cs_grow((void **)&t->values, &capacity, (uint64_t)t->n_values + 1, sizeof(fr_t));
-        if (r < 0)
-                return r;
-        t->capacity = (uint32_t)(capacity > UINT32_MAX ? UINT32_MAX : capacity);
-        t->values[t->n_values] = *v;
-        t->slots[s] = t->n_values + 1;
-        *ret_id = t->n_values++;
-        return 0;
-}
-
 static int coeff_id(struct cs *cs, const fr_t *v, uint32_t *ret_id) {
         int r;
 
         if (cs->coeffs.n_values == 0) {
                 uint32_t id;
                 /* The PCE's fixed ids: 0 = +1, 1 = -1. */
-                if ((r = coeff_intern(&cs->coeffs, &cs->one, &id)) < 0 ||
-                    (r = coeff_intern(&cs->coeffs, &cs->minus_one, &id)) < 0)
+                if ((r = pce_coeff_table_intern(&cs->coeffs, &cs->one, &id)) < 0 ||
+                    (r = pce_coeff_table_intern(&cs->coeffs, &cs->minus_one, &id)) < 0)
                         return r;
         }
         if (fr_equal(v, &cs->one)) {
@@ -100,7 +54,7 @@ static int coeff_id(struct cs *cs, const fr_t *v, uint32_t *ret_id) {
                 *ret_id = PCE_COEFF_ID_MINUS_ONE;
                 return 0;
         }
-        return coeff_intern(&cs->coeffs, v, ret_id);
+        return pce_coeff_table_intern(&cs->coeffs, v, ret_id);
 }
 
 /* Appends one combination as the next row of m: sorted, merged, interned. */
@@ -155,7 +109,9 @@ void cs_enforce(struct cs *cs, const struct cs_lc *a, const struct cs_lc *b,
 
         assert(cs);
 
-        if ((cs->mode & CS_SHAPE) && !cs->error)
+        if (cs->mode == CS_VERIFY && !cs->error)
+                cs_verify_row(cs, a, b, c);
+        else if ((cs->mode & CS_SHAPE) && !cs->error)
                 for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                         r = record_lc(cs, &cs->m[k], lcs[k]);
                         if (r < 0) {

@@ -29,12 +29,13 @@ int cs_new(enum cs_mode mode, struct cs **ret) {
 
         assert(ret);
 
-        if (mode != CS_SHAPE && mode != CS_WITNESS && mode != CS_CHECK)
+        if (mode != CS_SHAPE && mode != CS_WITNESS && mode != CS_CHECK && mode != CS_VERIFY)
                 return -EINVAL;
         cs = calloc(1, sizeof(*cs));
         if (!cs)
                 return -ENOMEM;
         cs->mode = mode;
+        cs->first_unsatisfied = UINT64_MAX;
         fr_set_one(&cs->one);
         fr_neg(&cs->minus_one, &cs->one);
         cs->pow2[0] = cs->one;
@@ -69,12 +70,12 @@ struct cs *cs_free(struct cs *cs) {
                 free(cs->m[k].row_start);
                 free(cs->m[k].terms);
         }
-        free(cs->coeffs.values);
-        free(cs->coeffs.slots);
+        pce_coeff_table_done(&cs->coeffs);
         free(cs->aux_is_bit);
         free(cs->w.inputs);
         free(cs->w.aux_bit_value);
         free(cs->w.nums);
+        free(cs->aux_values);
         free(cs);
         return NULL;
 }
@@ -85,6 +86,10 @@ enum cs_mode cs_mode(const struct cs *cs) {
 
 int cs_error(const struct cs *cs) {
         return cs->error;
+}
+
+uint64_t cs_first_unsatisfied(const struct cs *cs) {
+        return cs->first_unsatisfied;
 }
 
 uint64_t cs_n_rows(const struct cs *cs) {
@@ -113,7 +118,7 @@ const fr_t *cs_fr_pow2(const struct cs *cs, unsigned k) {
 }
 
 /* Makes the bitmaps hold aux index j (new words zeroed). */
-static int cs_bitmaps_reserve(struct cs *cs, uint64_t j) {
+int cs_bitmaps_reserve(struct cs *cs, uint64_t j) {
         uint64_t words = j / 64 + 1, old = cs->bitmap_words, capacity = old;
         int r;
 
@@ -160,8 +165,14 @@ static cs_var cs_next_aux(struct cs *cs, bool is_bit, bool bit_value) {
 }
 
 cs_var cs_alloc_aux_bit(struct cs *cs, bool value) {
+        cs_var v;
+
         assert(cs);
-        return cs_next_aux(cs, true, value);
+
+        v = cs_next_aux(cs, true, value);
+        if (cs->mode == CS_VERIFY)
+                cs_verify_set_aux(cs, v, value ? &cs->one : &(fr_t){0});
+        return v;
 }
 
 cs_var cs_alloc_aux(struct cs *cs, const fr_t *value) {
@@ -171,6 +182,8 @@ cs_var cs_alloc_aux(struct cs *cs, const fr_t *value) {
         assert(value);
 
         v = cs_next_aux(cs, false, false);
+        if (cs->mode == CS_VERIFY)
+                cs_verify_set_aux(cs, v, value);
         if (!(cs->mode & CS_WITNESS) || cs->error)
                 return v;
         if (cs_grow((void **)&cs->w.nums, &cs->num_capacity, cs->w.n_nums + 1, sizeof(fr_t)) < 0) {

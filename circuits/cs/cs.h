@@ -4,7 +4,8 @@
  * for two jobs: recording the shape (the rows A·B = C, for a PCE) and
  * computing the witness (values only, no linear combination is built).
  * Both count rows and variables identically, so one synthesis in each mode
- * yields a PCE and a witness that belong together; CS_CHECK does both at once.
+ * yields a PCE and a witness that belong together; CS_CHECK does both at once,
+ * and CS_VERIFY checks each row as it goes without keeping it.
  *
  * Variables follow bellperson: input 0 is the constant ONE, inputs
  * 1..n_inputs come from cs_alloc_input(), aux variables from cs_alloc_aux()
@@ -41,6 +42,11 @@ enum cs_mode {
         CS_SHAPE = 1 << 0,   /* record rows (and which aux are bits) */
         CS_WITNESS = 1 << 1, /* record values */
         CS_CHECK = CS_SHAPE | CS_WITNESS,
+        /* Each row evaluated as it is made, a·b == c on the values, and
+         * forgotten: row-by-row checking of circuits whose PCE would not
+         * fit in memory (a 32 GiB PoRep partition), the aux values held
+         * densely (32 bytes each). See cs_first_unsatisfied(). */
+        CS_VERIFY = CS_CHECK | (1 << 2),
 };
 
 /* A variable: bit 31 set for inputs (CS_ONE is input 0), else aux index. */
@@ -91,6 +97,8 @@ static inline void cs_freep(struct cs **cs) {
 }
 
 enum cs_mode cs_mode(const struct cs *cs);
+/* CS_VERIFY: the first row whose a·b != c, UINT64_MAX when none (yet). */
+uint64_t cs_first_unsatisfied(const struct cs *cs);
 /* The first error (negative errno), 0 if none. */
 int cs_error(const struct cs *cs);
 uint64_t cs_n_rows(const struct cs *cs);   /* constraint rows, input rows excluded */
@@ -136,6 +144,16 @@ int cs_to_pce(const struct cs *cs, struct pce **ret);
 
 /* The compact witness (CS_WITNESS), owned by cs; NULL without values. */
 const struct cs_witness *cs_witness(const struct cs *cs);
+/*
+ * Appends src's witness to dst's, as if src's synthesis had continued
+ * dst's: its inputs after dst's inputs, its aux after dst's aux, its rows
+ * counted. A circuit whose parts allocate disjoint variables (a PoRep
+ * partition's challenges) computes them in parallel this way. Both need
+ * CS_WITNESS alone. Returns 0, -EINVAL (a mode), a recorded error, -E2BIG
+ * or -ENOMEM.
+ */
+int cs_witness_append(struct cs *dst, const struct cs *src);
+
 /*
  * The witness in PCE column order (ONE, inputs, aux), 1 + n_inputs + n_aux
  * values, malloc'ed. Returns 0, -EINVAL (no values recorded), a recorded

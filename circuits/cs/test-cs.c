@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "circuits/cs/cs.h"
+#include "common/cleanup.h"
 
 /* A small circuit: aux x (a num), an input y, a bit b, an input z and rows
  * with duplicate and cancelling terms; the same code for every mode. */
@@ -154,12 +155,101 @@ static void test_witness_forms(void **state) {
         cs_free(cs);
 }
 
+/* Allocates n values: bits where (seed + i) % 3 != 0 (odd), nums otherwise,
+ * an input every 50th, so pieces start at every bit offset. */
+static void synthesize_run(struct cs *cs, uint64_t seed, uint64_t n) {
+        for (uint64_t i = seed; i < seed + n; i++) {
+                fr_t v;
+                fr_from_u64(&v, i * 7919);
+                if (i % 50 == 0)
+                        cs_alloc_input(cs, &v);
+                else if (i % 3)
+                        cs_alloc_aux_bit(cs, i & 1);
+                else
+                        cs_alloc_aux(cs, &v);
+        }
+}
+
+/* A witness appended piece by piece equals the one computed whole. */
+static void test_witness_append(void **state) {
+        struct cs *whole = NULL, *joined = NULL;
+        fr_t *w1 = NULL, *w2 = NULL;
+        size_t n1, n2;
+        const uint64_t pieces[] = {37, 64, 1, 200, 129, 0, 63, 500};
+        uint64_t at = 0;
+        (void)state;
+
+        assert_int_equal(cs_new(CS_WITNESS, &whole), 0);
+        assert_int_equal(cs_new(CS_WITNESS, &joined), 0);
+        for (size_t k = 0; k < ELEMENTSOF(pieces); k++) {
+                struct cs *piece = NULL;
+                assert_int_equal(cs_new(CS_WITNESS, &piece), 0);
+                synthesize_run(whole, at, pieces[k]);
+                synthesize_run(piece, at, pieces[k]);
+                assert_int_equal(cs_witness_append(joined, piece), 0);
+                at += pieces[k];
+                cs_free(piece);
+        }
+        assert_int_equal(cs_n_aux(joined), cs_n_aux(whole));
+        assert_int_equal(cs_n_inputs(joined), cs_n_inputs(whole));
+        assert_int_equal(cs_witness_full(whole, &w1, &n1), 0);
+        assert_int_equal(cs_witness_full(joined, &w2, &n2), 0);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(w1, w2, n1 * sizeof(fr_t));
+        free(w1);
+        free(w2);
+
+        /* shapes cannot be joined */
+        struct cs *shape = NULL;
+        assert_int_equal(cs_new(CS_CHECK, &shape), 0);
+        assert_int_equal(cs_witness_append(joined, shape), -EINVAL);
+        cs_free(shape);
+        cs_free(whole);
+        cs_free(joined);
+}
+
+/* CS_VERIFY: the rows hold or the first that does not is named; nothing is kept. */
+static void test_verify_mode(void **state) {
+        struct cs *cs = NULL;
+        struct pce *pce = NULL;
+        fr_t five, twenty_five, six;
+        (void)state;
+
+        assert_int_equal(cs_new(CS_VERIFY, &cs), 0);
+        synthesize(cs);
+        assert_int_equal(cs_first_unsatisfied(cs), UINT64_MAX);
+
+        fr_from_u64(&five, 5);
+        fr_from_u64(&twenty_five, 25);
+        fr_from_u64(&six, 6);
+        cs_var x = cs_alloc_aux(cs, &five);
+        struct cs_row *row = cs_row_begin(cs);
+        assert_non_null(row);
+        cs_lc_add(cs, &row->a, x, cs_fr_one(cs));
+        cs_lc_add(cs, &row->b, x, cs_fr_one(cs));
+        cs_lc_add(cs, &row->c, CS_ONE, &twenty_five);
+        cs_row_end(cs); /* row 3: 5·5 = 25 */
+        assert_int_equal(cs_first_unsatisfied(cs), UINT64_MAX);
+        row = cs_row_begin(cs);
+        cs_lc_add(cs, &row->a, x, cs_fr_one(cs));
+        cs_lc_add(cs, &row->b, CS_ONE, cs_fr_one(cs));
+        cs_lc_add(cs, &row->c, CS_ONE, &six);
+        cs_row_end(cs); /* row 4: 5·1 != 6 */
+        row = cs_row_begin(cs);
+        cs_row_end(cs);
+        assert_int_equal(cs_first_unsatisfied(cs), 4);
+        assert_int_equal(cs_n_rows(cs), 6);
+        assert_int_equal(cs_to_pce(cs, &pce), -EINVAL);
+        cs_free(cs);
+}
+
 static void test_refusals(void **state) {
         struct cs *cs = NULL;
         (void)state;
 
         assert_int_equal(cs_new(0, &cs), -EINVAL);
         assert_int_equal(cs_new(4, &cs), -EINVAL);
+        assert_int_equal(cs_new(CS_VERIFY | 8, &cs), -EINVAL);
         assert_int_equal(cs_new(CS_CHECK, &cs), 0);
         assert_int_equal(cs_mode(cs), CS_CHECK);
         assert_int_equal(cs_error(cs), 0);
@@ -169,8 +259,8 @@ static void test_refusals(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_merge_and_columns),
-                cmocka_unit_test(test_witness_forms),
+                cmocka_unit_test(test_merge_and_columns), cmocka_unit_test(test_witness_forms),
+                cmocka_unit_test(test_witness_append),    cmocka_unit_test(test_verify_mode),
                 cmocka_unit_test(test_refusals),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,19 @@ void cs_num_inputize(struct cs *cs, const struct cs_num *x) {
         cs_row_end(cs);
 }
 
+void cs_num_enforce_equal(struct cs *cs, const struct cs_num *a, const struct cs_num *b) {
+        struct cs_row *row;
+
+        assert(cs && a && b);
+        row = cs_row_begin(cs);
+        if (row) {
+                cs_lc_add(cs, &row->a, a->var, cs_fr_one(cs));
+                cs_lc_add(cs, &row->b, CS_ONE, cs_fr_one(cs));
+                cs_lc_add(cs, &row->c, b->var, cs_fr_one(cs));
+        }
+        cs_row_end(cs);
+}
+
 void cs_num_to_bits_le(struct cs *cs, const struct cs_num *x, struct cs_bool bits[CS_FR_NUM_BITS]) {
         uint8_t le[FR_BYTES];
         struct cs_row *row;

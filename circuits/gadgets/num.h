@@ -23,6 +23,9 @@ struct cs_num cs_num_alloc_input(struct cs *cs, const fr_t *value);
 /* A new input equal to x: the row input·ONE = x. */
 void cs_num_inputize(struct cs *cs, const struct cs_num *x);
 
+/* storage-proofs-core constraint::equal: the row a·ONE = b. */
+void cs_num_enforce_equal(struct cs *cs, const struct cs_num *a, const struct cs_num *b);
+
 /* 255 booleanity-checked bits, least significant first, and the row
  * 0·0 = Σ 2^i bit_i - x (no range check: the value may wrap). */
 void cs_num_to_bits_le(struct cs *cs, const struct cs_num *x, struct cs_bool bits[CS_FR_NUM_BITS]);

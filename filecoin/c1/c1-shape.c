@@ -14,17 +14,14 @@
 #include "filecoin/c1/c1.h"
 
 void c1_tree_r_shape(const struct porep_config *cfg, struct c1_tree_shape *ret) {
-        unsigned levels;
-
         assert(cfg);
         assert(ret);
 
-        levels = porep_tree_arity8_levels(cfg);
         *ret = (struct c1_tree_shape){
                 .kind = cfg->top_arity   ? C1_MERKLE_TOP
                         : cfg->sub_arity ? C1_MERKLE_SUB
                                          : C1_MERKLE_SINGLE,
-                .base_elements = levels - (cfg->sub_arity ? 1 : 0),
+                .base_elements = porep_tree_base_levels(cfg),
                 .base_hashes = cfg->base_arity - 1,
                 .sub_hashes = cfg->sub_arity ? cfg->sub_arity - 1 : 0,
                 .top_hashes = cfg->top_arity ? cfg->top_arity - 1 : 0,

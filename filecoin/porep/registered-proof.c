@@ -143,6 +143,17 @@ uint64_t porep_tree_base_leaves(const struct porep_config *cfg) {
         return cfg->nodes / porep_tree_base_count(cfg);
 }
 
+unsigned porep_tree_base_levels(const struct porep_config *cfg) {
+        uint64_t leaves = porep_tree_base_leaves(cfg);
+        unsigned levels = 0;
+
+        assert(cfg->base_arity >= 2);
+
+        for (; leaves > 1; leaves /= cfg->base_arity)
+                levels++;
+        return levels;
+}
+
 unsigned porep_tree_arity8_levels(const struct porep_config *cfg) {
         uint64_t leaves = porep_tree_base_leaves(cfg);
         unsigned levels = 0;

@@ -72,6 +72,9 @@ void porep_id_bytes(const struct porep_config *cfg, uint8_t out[POREP_ID_BYTES])
 /* Number of tree R / tree C base trees (1, 8 or 16) and leaves in each. */
 unsigned porep_tree_base_count(const struct porep_config *cfg);
 uint64_t porep_tree_base_leaves(const struct porep_config *cfg);
+/* Levels of one base tree (log base_arity of its leaves); any arity, so
+ * that the reference's test shapes (base 2, 8-4, 8-4-2) can be built. */
+unsigned porep_tree_base_levels(const struct porep_config *cfg);
 /* Levels of the arity-8 part of one tree R/C path (log8 of the base leaves,
  * plus one when sub_arity is 8). */
 unsigned porep_tree_arity8_levels(const struct porep_config *cfg);

@@ -48,19 +48,9 @@ static int fill_column(const struct c1_build_source *src, uint64_t node,
 /* The labeling proof of layer from the parents' column rows (prove_layers_generate). */
 static void fill_label_proof(const struct c1_vanilla_proof *p, uint32_t layer, uint64_t node,
                              struct c1_labeling_proof *lp) {
-        unsigned distinct = layer == 1 ? POREP_DRG_PARENTS : POREP_TOTAL_PARENTS;
-
         lp->layer_index = layer;
         lp->node = node;
-        for (unsigned i = 0; i < POREP_LABEL_PARENTS; i++) {
-                unsigned j = i % distinct;
-                const struct c1_column_proof *col =
-                        j < POREP_DRG_PARENTS ? &p->drg_parents[j]
-                                              : &p->exp_parents[j - POREP_DRG_PARENTS];
-
-                memcpy(lp->parents[i], col->rows[j < POREP_DRG_PARENTS ? layer - 1 : layer - 2],
-                       32);
-        }
+        sdr_label_parents_from_columns(p, layer, (uint8_t(*)[SDR_LABEL_BYTES])lp->parents);
 }
 
 static int fill_challenge(const struct c1_build_inputs *in, const struct c1_build_source *src,

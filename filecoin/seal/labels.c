@@ -53,26 +53,41 @@ void sdr_label_hash(const uint8_t replica_id[32], uint32_t layer, uint64_t node,
         EVP_MD_CTX_free(ctx);
 }
 
+void sdr_label_expand_parents(uint32_t layer, sdr_label_parents out) {
+        unsigned distinct = sdr_label_distinct_parents(layer);
+
+        for (unsigned i = distinct; i < POREP_LABEL_PARENTS; i++)
+                memcpy(out[i], out[i % distinct], SDR_LABEL_BYTES);
+}
+
+void sdr_label_parents_from_columns(const struct c1_vanilla_proof *p, uint32_t layer,
+                                    sdr_label_parents out) {
+        assert(p);
+        assert(layer >= 1);
+
+        for (unsigned i = 0; i < sdr_label_distinct_parents(layer); i++) {
+                const struct c1_column_proof *col =
+                        i < POREP_DRG_PARENTS ? &p->drg_parents[i]
+                                              : &p->exp_parents[i - POREP_DRG_PARENTS];
+                memcpy(out[i], col->rows[sdr_label_parent_layer(layer, i) - 1], SDR_LABEL_BYTES);
+        }
+        sdr_label_expand_parents(layer, out);
+}
+
 void sdr_label_gather_parents(const struct sdr_graph *graph, const uint8_t *labels, uint64_t nodes,
                               uint32_t layer, uint64_t node, sdr_label_parents out) {
         uint32_t parents[POREP_TOTAL_PARENTS];
-        unsigned distinct = layer == 1 ? POREP_DRG_PARENTS : POREP_TOTAL_PARENTS;
-        const uint8_t *current = labels + (uint64_t)(layer - 1) * nodes * SDR_LABEL_BYTES;
-        const uint8_t *previous = current - nodes * SDR_LABEL_BYTES;
 
         assert(graph);
         assert(labels);
         assert(layer >= 1);
 
         sdr_graph_parents(graph, node, parents);
-        for (unsigned i = 0; i < distinct; i++) {
-                /* DRG parents come from this layer, expander parents from the one before. */
-                const uint8_t *row = i < POREP_DRG_PARENTS ? current : previous;
-                memcpy(out[i], row + (uint64_t)parents[i] * SDR_LABEL_BYTES, SDR_LABEL_BYTES);
+        for (unsigned i = 0; i < sdr_label_distinct_parents(layer); i++) {
+                uint64_t at = (uint64_t)(sdr_label_parent_layer(layer, i) - 1) * nodes + parents[i];
+                memcpy(out[i], labels + at * SDR_LABEL_BYTES, SDR_LABEL_BYTES);
         }
-        /* The list repeats until it holds 37 labels. */
-        for (unsigned i = distinct; i < POREP_LABEL_PARENTS; i++)
-                memcpy(out[i], out[i % distinct], SDR_LABEL_BYTES);
+        sdr_label_expand_parents(layer, out);
 }
 
 int sdr_labels_create(const struct sdr_graph *graph, uint64_t nodes, unsigned layers,

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "filecoin/c1/c1.h"
 #include "filecoin/graph/graph.h"
 #include "filecoin/porep/registered-proof.h"
 
@@ -24,6 +25,25 @@
 
 /* The 37 parent labels of one label hash, as the labeling proof lists them. */
 typedef uint8_t sdr_label_parents[POREP_LABEL_PARENTS][SDR_LABEL_BYTES];
+
+/* Distinct parents a label of layer hashes: 6 DRG in layer 1, then 6 + 8. */
+static inline unsigned sdr_label_distinct_parents(uint32_t layer) {
+        return layer == 1 ? POREP_DRG_PARENTS : POREP_TOTAL_PARENTS;
+}
+
+/* The layer (1-based) parent i of a label in layer reads: DRG parents the
+ * same layer, expander parents the one before. */
+static inline uint32_t sdr_label_parent_layer(uint32_t layer, unsigned i) {
+        return i < POREP_DRG_PARENTS ? layer : layer - 1;
+}
+
+/* Repeats out's first sdr_label_distinct_parents(layer) labels until it holds 37. */
+void sdr_label_expand_parents(uint32_t layer, sdr_label_parents out);
+
+/* The 37 parents of a challenge's label in layer, from the parent columns
+ * of its vanilla proof. */
+void sdr_label_parents_from_columns(const struct c1_vanilla_proof *p, uint32_t layer,
+                                    sdr_label_parents out);
 
 /* out = the label of node in layer from its 37 parent labels (ignored for
  * node 0, which hashes no parents). */

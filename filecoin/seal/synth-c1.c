@@ -117,18 +117,16 @@ static void label_challenged(struct synth *s, const uint8_t replica_id[32]) {
                 for (size_t i = 0; i < s->n_columns; i++) {
                         struct synth_column *c = &s->columns[i];
                         uint32_t idx[POREP_TOTAL_PARENTS];
-                        unsigned distinct = layer == 1 ? POREP_DRG_PARENTS : POREP_TOTAL_PARENTS;
 
                         if (!c->challenged)
                                 continue;
                         sdr_graph_parents(&s->graph, c->node, idx);
-                        for (unsigned j = 0; j < distinct; j++) {
-                                unsigned row = j < POREP_DRG_PARENTS ? layer - 1 : layer - 2;
-
-                                memcpy(parents[j], find_column(s, idx[j])->rows[row], 32);
-                        }
-                        for (unsigned j = distinct; j < POREP_LABEL_PARENTS; j++)
-                                memcpy(parents[j], parents[j % distinct], 32);
+                        for (unsigned j = 0; j < sdr_label_distinct_parents(layer); j++)
+                                memcpy(parents[j],
+                                       find_column(s, idx[j])
+                                               ->rows[sdr_label_parent_layer(layer, j) - 1],
+                                       32);
+                        sdr_label_expand_parents(layer, parents);
                         sdr_label_hash(replica_id, layer, c->node, (const uint8_t(*)[32])parents,
                                        c->rows[layer - 1]);
                 }

@@ -10,9 +10,13 @@
 #include <stdint.h>
 
 #define SHA256_STATE_WORDS 8u
+#define SHA256_ROUNDS 64u
 
 /* H(0): the initial state of every message (FIPS 180-4 §5.3.3). */
 extern const uint32_t SHA256_IV[SHA256_STATE_WORDS];
+
+/* K: the round constants (FIPS 180-4 §4.2.2). */
+extern const uint32_t SHA256_ROUND_CONSTANTS[SHA256_ROUNDS];
 
 /* state = compress(state, block): one 64-byte block, big-endian words. */
 void sha256_compress(uint32_t state[SHA256_STATE_WORDS], const uint8_t block[64]);

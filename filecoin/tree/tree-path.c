@@ -10,21 +10,28 @@
 #include "filecoin/poseidon/poseidon.h"
 #include "filecoin/sha256/sha256.h"
 
-/* The level's children: the siblings with the current hash inserted at index. */
-static int level_children(const struct tree_path_element *e, const uint8_t hash[32],
-                          uint8_t children[TREE_PATH_MAX_ARITY][32]) {
-        unsigned arity = e->n_hashes + 1;
+int tree_path_hash_level(bool poseidon, unsigned n_hashes, const uint8_t (*hashes)[32],
+                         uint64_t index, uint8_t hash[32]) {
+        uint8_t children[TREE_PATH_MAX_ARITY][32];
+        unsigned arity = n_hashes + 1;
 
-        if (e->n_hashes < 1 || arity > TREE_PATH_MAX_ARITY || e->index >= arity)
+        assert(hashes && hash);
+
+        if (n_hashes < 1 || arity > TREE_PATH_MAX_ARITY || index >= arity ||
+            (!poseidon && arity != 2))
                 return -EINVAL;
         for (unsigned i = 0, s = 0; i < arity; i++)
-                memcpy(children[i], i == e->index ? hash : e->hashes[s++], 32);
-        return (int)arity;
+                memcpy(children[i], i == index ? hash : hashes[s++], 32);
+        if (!poseidon) {
+                sha254_pair(children[0], children[1], hash);
+                return 0;
+        }
+        return poseidon_hash_bytes(arity, (const uint8_t(*)[32])children, hash) < 0 ? -EINVAL : 0;
 }
 
 static int path_root(const uint8_t leaf[32], const struct tree_path *path, bool poseidon,
                      uint8_t root[32], uint64_t *ret_node) {
-        uint8_t hash[32], children[TREE_PATH_MAX_ARITY][32];
+        uint8_t hash[32];
         uint64_t node = 0, scale = 1;
 
         assert(leaf && path && root);
@@ -34,21 +41,13 @@ static int path_root(const uint8_t leaf[32], const struct tree_path *path, bool 
         memcpy(hash, leaf, 32);
         for (unsigned j = 0; j < path->n_levels; j++) {
                 const struct tree_path_element *e = &path->levels[j];
-                int arity = level_children(e, hash, children);
+                int r = tree_path_hash_level(poseidon, e->n_hashes, (const uint8_t(*)[32])e->hashes,
+                                             e->index, hash);
 
-                if (arity < 0)
-                        return arity;
-                if (poseidon) {
-                        if (poseidon_hash_bytes((unsigned)arity, (const uint8_t(*)[32])children,
-                                                hash) < 0)
-                                return -EINVAL;
-                } else {
-                        if (arity != 2)
-                                return -EINVAL;
-                        sha254_pair(children[0], children[1], hash);
-                }
+                if (r < 0)
+                        return r;
                 node += e->index * scale;
-                scale *= (uint64_t)arity;
+                scale *= e->n_hashes + 1;
         }
         memcpy(root, hash, 32);
         if (ret_node)

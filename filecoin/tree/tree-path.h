@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TREE_PATH_MAX_ARITY 8u
@@ -30,6 +31,15 @@ struct tree_path {
  * is malformed (index >= arity, more levels than fit, for SHA-254 an arity
  * other than 2, for Poseidon an arity without constants or a hash not below
  * r). */
+/*
+ * One level: hash becomes the hash of the level's children, the n_hashes
+ * siblings with hash inserted at index (Poseidon of arity n_hashes + 1, or
+ * the SHA-256 pair of tree D). Returns 0 or -EINVAL (a shape the hash does
+ * not have).
+ */
+int tree_path_hash_level(bool poseidon, unsigned n_hashes, const uint8_t (*hashes)[32],
+                         uint64_t index, uint8_t hash[32]);
+
 int tree_path_root_sha254(const uint8_t leaf[32], const struct tree_path *path, uint8_t root[32],
                           uint64_t *ret_node);
 int tree_path_root_poseidon(const uint8_t leaf[32], const struct tree_path *path, uint8_t root[32],

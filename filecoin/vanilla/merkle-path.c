@@ -5,20 +5,15 @@
 #include <errno.h>
 #include <string.h>
 
-#include "filecoin/poseidon/poseidon.h"
-#include "filecoin/sha256/sha256.h"
+#include "filecoin/tree/tree-path.h"
 
-#define MERKLE_MAX_ARITY 8u
-
-/* One level: the children are the siblings with the current hash inserted at index. */
-static int path_level(unsigned arity, const struct c1_path_element *e, uint8_t hash[32]) {
-        uint8_t children[MERKLE_MAX_ARITY][32];
-
-        if (e->n_hashes != arity - 1 || e->index >= arity)
+/* One level of arity: the children are the siblings with the current hash inserted at index. */
+static int path_level(bool poseidon, unsigned arity, const struct c1_path_element *e,
+                      uint8_t hash[32]) {
+        if (e->n_hashes != arity - 1)
                 return -EINVAL;
-        for (unsigned i = 0, s = 0; i < arity; i++)
-                memcpy(children[i], i == e->index ? hash : e->hashes[s++], 32);
-        return poseidon_hash_bytes(arity, (const uint8_t(*)[32])children, hash);
+        return tree_path_hash_level(poseidon, e->n_hashes, (const uint8_t(*)[32])e->hashes,
+                                    e->index, hash);
 }
 
 /* Folds the path's levels into hash and their indexes into *node (digits of
@@ -26,7 +21,7 @@ static int path_level(unsigned arity, const struct c1_path_element *e, uint8_t h
 static int path_fold(unsigned arity, const struct c1_path *path, uint8_t hash[32], uint64_t *node,
                      uint64_t *scale) {
         for (uint32_t j = 0; j < path->n_elements; j++) {
-                int r = path_level(arity, &path->elements[j], hash);
+                int r = path_level(true, arity, &path->elements[j], hash);
 
                 if (r < 0)
                         return r;
@@ -72,13 +67,10 @@ int merkle_path_root_sha254(const struct c1_merkle_proof *proof, uint8_t root[32
         memcpy(root, proof->leaf, 32);
         for (uint32_t j = 0; j < proof->base.n_elements; j++) {
                 const struct c1_path_element *e = &proof->base.elements[j];
+                int r = path_level(false, 2, e, root);
 
-                if (e->n_hashes != 1 || e->index > 1)
-                        return -EINVAL;
-                if (e->index == 0)
-                        sha254_pair(root, e->hashes[0], root);
-                else
-                        sha254_pair(e->hashes[0], root, root);
+                if (r < 0)
+                        return r;
                 *node |= e->index << j;
         }
         return 0;

@@ -74,23 +74,6 @@ static int check_columns(struct challenge_check *chk, const struct c1_vanilla_pr
         return r;
 }
 
-/* The 37 parents of the challenge's label in layer l, from the parents' columns. */
-static void column_parents(const struct c1_vanilla_proof *p, uint32_t layer,
-                           sdr_label_parents out) {
-        unsigned distinct = layer == 1 ? POREP_DRG_PARENTS : POREP_TOTAL_PARENTS;
-
-        for (unsigned i = 0; i < distinct; i++) {
-                const struct c1_column_proof *col =
-                        i < POREP_DRG_PARENTS ? &p->drg_parents[i]
-                                              : &p->exp_parents[i - POREP_DRG_PARENTS];
-                uint32_t row = i < POREP_DRG_PARENTS ? layer - 1 : layer - 2;
-
-                memcpy(out[i], col->rows[row], 32);
-        }
-        for (unsigned i = distinct; i < POREP_LABEL_PARENTS; i++)
-                memcpy(out[i], out[i % distinct], 32);
-}
-
 static int check_label_proof(struct challenge_check *chk, const struct c1_labeling_proof *lp,
                              uint32_t layer, const sdr_label_parents expected, uint8_t label[32],
                              const char *name) {
@@ -117,7 +100,7 @@ static int check_labels(struct challenge_check *chk, const struct c1_vanilla_pro
                 return FAIL(chk, "labeling_proofs: %u proofs, expected %u", p->n_labeling, layers);
         for (uint32_t layer = 1; layer <= layers; layer++) {
                 snprintf(name, sizeof(name), "labeling_proofs[%u]", layer - 1);
-                column_parents(p, layer, expected);
+                sdr_label_parents_from_columns(p, layer, expected);
                 r = check_label_proof(chk, &p->labeling[layer - 1], layer, expected, label, name);
                 if (r < 0)
                         return r;
@@ -137,7 +120,7 @@ static int check_encoding(struct challenge_check *chk, const struct c1_vanilla_p
         fr_t k, d;
         int r;
 
-        column_parents(p, layers, expected);
+        sdr_label_parents_from_columns(p, layers, expected);
         r = check_label_proof(chk, &p->encoding, layers, expected, key, "encoding_proof");
         if (r < 0)
                 return r;
