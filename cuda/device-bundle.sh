@@ -9,6 +9,12 @@
 #
 #   cuda/device-bundle.sh BUILD_DIR [BUNDLE_DIR]   (default build-device)
 #
+# BUILD_DIR is set up (or, when it exists, reconfigured) with CUDA, the
+# reference tests and the test hooks (-Dtest_hooks=true), and the programs
+# are built there: the runaway-worker checks of tests/cgroup-v2-governance.sh
+# need CUZK_TEST_WORKER_FAULT in cuzkd, which a package build leaves out.
+# The bundle is for the GPU host's tests only; it never becomes a package.
+#
 # The programs carry CUDA's runtime and kernels statically (~12 MB each), so
 # the directory is also packed as BUNDLE_DIR-carry/bundle.tar.xz (~19 MB),
 # which is what fits the device tool's 64 MiB carry limit; on the device:
@@ -20,11 +26,20 @@ bundle=${2:-build-device}
 programs=(cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-field cuda/bench-gpu-prove tests/test-prover-backend
         daemon/cuzkd cli/cuzk cli/cuzkctl cli/cuzk-bench)
 
+# The GPU code, test-prover-backend (a reference test) and the test hooks.
+options=(-Dcuda=enabled -Dref_tests=enabled -Dtest_hooks=true)
+if [ -f "$build/build.ninja" ]; then
+        meson configure "$build" "${options[@]}"
+else
+        meson setup "$build" "${options[@]}"
+fi
+ninja -C "$build" "${programs[@]}"
+
 rm -rf "$bundle"
 mkdir -p "$bundle/lib"
 for p in "${programs[@]}"; do
         if [ ! -x "$build/$p" ]; then
-                echo "device-bundle: $build/$p missing: build it first (ninja -C $build)" >&2
+                echo "device-bundle: $build/$p was not built (is nvcc in PATH?)" >&2
                 exit 1
         fi
         mkdir -p "$bundle/$(dirname "$p")"

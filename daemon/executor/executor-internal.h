@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "cgroup/cg-domain.h"
+#include "cuda/gpu-tuning.h"
 #include "daemon/executor/executor.h"
 #include "daemon/executor/ipc.h"
 
@@ -68,6 +69,7 @@ struct executor {
         sd_event *event;
         struct executor_options options;
         char *helper_path;
+        struct gpu_tuning gpu_tuning; /* options.gpu_tuning points here */
         struct executor_callbacks callbacks;
         void *userdata;
 

@@ -260,9 +260,17 @@ static int on_prover_child(sd_event_source *s, const siginfo_t *si, void *userda
 static int prover_spawn(struct prover_slot *p) {
         struct executor *e = p->executor;
         _cleanup_close_ int parent_end = -EBADF, child_end = -EBADF;
-        char fd_text[16], threads_text[16], device_text[16];
-        char *argv[] = {e->helper_path, (char *)"--prover", fd_text,
-                        threads_text,   device_text,        NULL};
+        const struct gpu_tuning *tuning = e->options.gpu_tuning;
+        char fd_text[16], threads_text[16], device_text[16], lanes_text[16], window_text[16];
+        char *argv[] = {e->helper_path,
+                        (char *)"--prover",
+                        fd_text,
+                        threads_text,
+                        device_text,
+                        lanes_text,
+                        (char *)gpu_srs_residence_to_string(tuning->srs),
+                        window_text,
+                        NULL};
         cg_spawn_params_t params = {
                 .path = e->helper_path,
                 .argv = argv,
@@ -283,6 +291,8 @@ static int prover_spawn(struct prover_slot *p) {
                 return log_error_errno(errno, "Preparing prover %u's socket: %m", p->index);
         snprintf(fd_text, sizeof(fd_text), "%d", child_end);
         snprintf(threads_text, sizeof(threads_text), "%u", e->options.prover_threads);
+        snprintf(lanes_text, sizeof(lanes_text), "%u", tuning->lanes);
+        snprintf(window_text, sizeof(window_text), "%u", tuning->msm_window_bits);
         if (p->device == EXECUTOR_DEVICE_CPU)
                 snprintf(device_text, sizeof(device_text), "cpu");
         else if (p->device == EXECUTOR_DEVICE_AUTO)

@@ -138,6 +138,7 @@ int executor_new(sd_event *event, const struct executor_options *options,
         assert(options && options->domain && options->helper_path);
         assert(options->max_workers > 0);
         assert(options->n_devices <= EXECUTOR_MAX_PROVERS);
+        assert(!options->gpu_tuning || gpu_tuning_check(options->gpu_tuning) == 0);
         assert(callbacks && callbacks->finished && callbacks->abc_released);
         assert(ret);
 
@@ -155,6 +156,11 @@ int executor_new(sd_event *event, const struct executor_options *options,
                 return log_error_errno(ENOMEM, "Out of memory for the executor");
         }
         e->options.helper_path = e->helper_path;
+        if (options->gpu_tuning)
+                e->gpu_tuning = *options->gpu_tuning;
+        else
+                gpu_tuning_defaults(&e->gpu_tuning);
+        e->options.gpu_tuning = &e->gpu_tuning;
 
         r = executor_slots_open(e);
         if (r >= 0 && callbacks->slot_free) {

@@ -112,6 +112,8 @@ struct executor_callbacks {
 #define EXECUTOR_DEVICE_AUTO (-2)
 #define EXECUTOR_PROVER_MAX_DEATHS 5
 
+struct gpu_tuning; /* cuda/gpu-tuning.h */
+
 struct executor_options {
         const cg_domain_t *domain;   /* where worker and prover cgroups live */
         unsigned max_workers;        /* worker cgroups w0..w(max-1) */
@@ -124,6 +126,9 @@ struct executor_options {
         int devices[EXECUTOR_MAX_PROVERS];
         unsigned n_devices;
         bool use_gpu;
+        /* What every GPU prover opens its GPU with ([GPU] in cuzkd.conf(5)), checked by the
+         * caller (gpu_tuning_check); NULL: the defaults. executor_new copies it. */
+        const struct gpu_tuning *gpu_tuning;
 };
 
 struct executor;

@@ -3,11 +3,14 @@
  * The cuzkd binary is also its own helper: the supervisor starts
  *
  *   cuzkd --worker FD                     one synthesis worker (daemon/worker/)
- *   cuzkd --prover FD THREADS DEVICE      one prover (daemon/prover/)
+ *   cuzkd --prover FD THREADS DEVICE LANES SRS MSM_WINDOW
+ *                                         one prover (daemon/prover/)
  *
  * where FD is the inherited end of a SOCK_SEQPACKET socketpair (ipc.h),
- * THREADS the prover's thread count (0: all) and DEVICE a GPU ordinal, cpu,
- * or auto (GPU 0 where one is built and usable, else the CPU). A prover
+ * THREADS the prover's thread count (0: all), DEVICE a GPU ordinal, cpu,
+ * or auto (GPU 0 where one is built and usable, else the CPU), and LANES,
+ * SRS and MSM_WINDOW the GPU tuning (cuda/gpu-tuning.h: Lanes=,
+ * SrsResidence= and MsmWindow= of cuzkd.conf(5); a CPU prover ignores it). A prover
  * whose GPU cannot be opened exits with IPC_PROVER_EXIT_NO_DEVICE. main() calls these when argv[1]
  * is --worker or --prover and returns what they return (the exit status).
  *

@@ -133,15 +133,21 @@ static const struct prover_backend_ops cuda_ops = {
         .free = cuda_free,
 };
 
-int prover_backend_cuda_new(int ordinal, unsigned threads, struct prover_backend **ret) {
+int prover_backend_cuda_new(int ordinal, unsigned threads, const struct gpu_tuning *tuning,
+                            struct prover_backend **ret) {
         _cleanup_free_ struct cuda_backend *cuda = NULL;
+        struct gpu_tuning defaults;
         int r;
 
         assert(ret);
+        if (!tuning) {
+                gpu_tuning_defaults(&defaults);
+                tuning = &defaults;
+        }
         cuda = calloc(1, sizeof(*cuda));
         if (!cuda)
                 return -ENOMEM;
-        r = gpu_prover_new(ordinal, threads, GPU_G2_AUTO, &cuda->gpu);
+        r = gpu_prover_new_tuned(ordinal, threads, GPU_G2_AUTO, tuning, &cuda->gpu);
         if (r < 0)
                 return r;
         cuda->base.ops = &cuda_ops;

@@ -13,7 +13,8 @@
 #include "common/log.h"
 #include "daemon/prover/prover-backend.h"
 
-int prover_backend_new(int device, unsigned threads, struct prover_backend **ret) {
+int prover_backend_new(int device, unsigned threads, const struct gpu_tuning *tuning,
+                       struct prover_backend **ret) {
         int r;
 
         assert(ret);
@@ -22,12 +23,14 @@ int prover_backend_new(int device, unsigned threads, struct prover_backend **ret
                 return prover_backend_cpu_new(threads, ret);
         }
 #if HAVE_CUDA
-        r = prover_backend_cuda_new(device == PROVER_DEVICE_AUTO ? 0 : device, threads, ret);
+        r = prover_backend_cuda_new(device == PROVER_DEVICE_AUTO ? 0 : device, threads, tuning,
+                                    ret);
         if (r >= 0 || device != PROVER_DEVICE_AUTO)
                 return r;
         log_warning("No usable CUDA device (%s): proving on the CPU backend", strerror(-r));
 #else
         (void)r;
+        (void)tuning;
         if (device != PROVER_DEVICE_AUTO)
                 return log_error_errno(EOPNOTSUPP,
                                        "GPU %d was asked for but this build has no CUDA backend",

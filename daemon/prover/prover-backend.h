@@ -67,18 +67,24 @@ struct prover_backend {
 /* The CPU backend; threads per stage, 0 for all. Returns 0 or -ENOMEM. */
 int prover_backend_cpu_new(unsigned threads, struct prover_backend **ret);
 
-/* The CUDA backend on device `ordinal` (built with the cuda feature only).
- * -ENODEV without a usable device. */
-int prover_backend_cuda_new(int ordinal, unsigned threads, struct prover_backend **ret);
+struct gpu_tuning; /* cuda/gpu-tuning.h: [GPU] of cuzkd.conf(5) */
+
+/* The CUDA backend on device `ordinal` (built with the cuda feature only), opened
+ * with tuning (NULL: the defaults). -ENODEV without a usable device, -EINVAL for a
+ * tuning out of range. */
+int prover_backend_cuda_new(int ordinal, unsigned threads, const struct gpu_tuning *tuning,
+                            struct prover_backend **ret);
 
 /* A prover's device: a GPU ordinal (>= 0), or one of these. */
 #define PROVER_DEVICE_CPU (-1)  /* the CPU backend, as configured */
 #define PROVER_DEVICE_AUTO (-2) /* GPU 0 where built and usable, else the CPU (said once) */
 
-/* The backend for a prover's device. A GPU ordinal that cannot be opened is an
- * error (-ENODEV, -EINVAL past the device count, -EOPNOTSUPP without CUDA in this
- * build): that GPU is out of service, and falling back to the CPU would hide it. */
-int prover_backend_new(int device, unsigned threads, struct prover_backend **ret);
+/* The backend for a prover's device; a GPU opens with tuning (NULL: the defaults),
+ * the CPU ignores it. A GPU ordinal that cannot be opened is an error (-ENODEV,
+ * -EINVAL past the device count, -EOPNOTSUPP without CUDA in this build): that GPU
+ * is out of service, and falling back to the CPU would hide it. */
+int prover_backend_new(int device, unsigned threads, const struct gpu_tuning *tuning,
+                       struct prover_backend **ret);
 /* What the backend says of its device (the CPU's when it has no device_info). */
 void prover_backend_device_info(struct prover_backend *backend, struct prover_device_info *ret);
 

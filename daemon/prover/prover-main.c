@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cuzkd --prover FD THREADS DEVICE: a prover process. It lives in its own
- * cgroup (prover-N) for as long as the supervisor runs, keeps the proving
- * keys it has loaded (prover-keys.h), and proves the tasks whose memfds the
- * supervisor relays, in the split shape of prover-backend.h:
+ * cuzkd --prover FD THREADS DEVICE LANES SRS MSM_WINDOW (helper-main.h): a
+ * prover process. It lives in its own cgroup (prover-N) for as long as the
+ * supervisor runs, keeps the proving keys it has loaded (prover-keys.h),
+ * and proves the tasks whose memfds the supervisor relays, in the split
+ * shape of prover-backend.h:
  *
  *   main thread     reads IPC_PROVE / IPC_CANCEL / IPC_LOAD_KEY /
  *                   IPC_EVICT_KEY from FD and queues them;
@@ -39,6 +40,7 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "common/parse-number.h"
+#include "cuda/gpu-tuning.h"
 #include "daemon/executor/executor.h"
 #include "daemon/executor/helper-main.h"
 #include "daemon/executor/ipc-log.h"
@@ -147,13 +149,35 @@ static void receive_cancel(struct prover *p, uint64_t task_id) {
         pthread_mutex_unlock(&p->lock);
 }
 
-/* --prover FD THREADS DEVICE, DEVICE a GPU ordinal, "cpu" or "auto" (prover-backend.h). */
-static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_threads,
-                      int *ret_device) {
+/* LANES SRS MSM_WINDOW: the GPU tuning as the supervisor checked it ([GPU] of cuzkd.conf). */
+static int parse_tuning_args(char **argv, struct gpu_tuning *ret) {
+        uint64_t lanes, window;
+
+        if (parse_unsigned_range(argv[0], 1, GPU_LANES_MAX, 10, &lanes) < 0 ||
+            gpu_srs_residence_from_string(argv[1], &ret->srs) < 0 ||
+            parse_unsigned_range(argv[2], 0, GPU_MSM_WINDOW_BITS_MAX, 10, &window) < 0)
+                return log_error_errno(EINVAL,
+                                       "Bad GPU tuning \"%s %s %s\", expected lanes 1 to %d, "
+                                       "auto, device or host, and a window of 0 or %d to %d",
+                                       argv[0], argv[1], argv[2], GPU_LANES_MAX,
+                                       GPU_MSM_WINDOW_BITS_MIN, GPU_MSM_WINDOW_BITS_MAX);
+        ret->lanes = (unsigned)lanes;
+        ret->msm_window_bits = (unsigned)window;
+        if (gpu_tuning_check(ret) < 0)
+                return log_error_errno(EINVAL, "Bad MSM window %s, expected 0 or %d to %d", argv[2],
+                                       GPU_MSM_WINDOW_BITS_MIN, GPU_MSM_WINDOW_BITS_MAX);
+        return 0;
+}
+
+/* --prover FD THREADS DEVICE LANES SRS MSM_WINDOW, DEVICE a GPU ordinal, "cpu" or "auto"
+ * (prover-backend.h). */
+static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_threads, int *ret_device,
+                      struct gpu_tuning *ret_tuning) {
         uint64_t threads, ordinal;
 
-        if (argc != 5 || strcmp(argv[1], "--prover") != 0)
-                return log_error_errno(EINVAL, "Usage: %s --prover FD THREADS DEVICE",
+        if (argc != 8 || strcmp(argv[1], "--prover") != 0)
+                return log_error_errno(EINVAL,
+                                       "Usage: %s --prover FD THREADS DEVICE LANES SRS MSM_WINDOW",
                                        argc > 0 ? argv[0] : "cuzkd");
         if (ipc_parse_fd(argv[2], ret_sock) < 0)
                 return -EINVAL;
@@ -170,7 +194,7 @@ static int parse_args(int argc, char **argv, int *ret_sock, unsigned *ret_thread
                 return log_error_errno(
                         EINVAL, "Bad device \"%s\", expected a GPU ordinal, cpu or auto", argv[4]);
         *ret_threads = (unsigned)threads;
-        return 0;
+        return parse_tuning_args(argv + 5, ret_tuning);
 }
 
 static void drain_queue(struct prover *p, struct job_queue *q) {
@@ -190,13 +214,14 @@ int prover_main(int argc, char **argv) {
         struct ipc_prover_ready ready;
         pthread_t starter, finisher;
         struct prover_device_info device;
+        struct gpu_tuning tuning;
         unsigned threads = 0;
         int device_arg = PROVER_DEVICE_CPU, r;
 
         ipc_log_setup("prover");
-        if (parse_args(argc, argv, &p.sock, &threads, &device_arg) < 0)
+        if (parse_args(argc, argv, &p.sock, &threads, &device_arg, &tuning) < 0)
                 return 2;
-        r = prover_backend_new(device_arg, threads, &backend);
+        r = prover_backend_new(device_arg, threads, &tuning, &backend);
         if (r < 0) {
                 log_error_errno(r, "No prover backend: %m");
                 return device_arg >= 0 ? IPC_PROVER_EXIT_NO_DEVICE : 1;

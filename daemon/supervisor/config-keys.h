@@ -23,6 +23,9 @@ struct config_key {
         const char *expected; /* ", expected <expected>" */
 };
 
+/* The sections config_section_known() knows, for the messages that expect one. */
+#define CONFIG_SECTIONS_EXPECTED "[Daemon], [Memory], [Scheduler], [Prover] or [GPU]"
+
 extern const struct config_key config_keys[];
 extern const size_t config_n_keys;
 bool config_section_known(const char *section);

@@ -80,9 +80,7 @@ static void config_check_line(struct config_parser *p) {
                 snprintf(section, sizeof(section), "%.*s", (int)(end - s - 1), s + 1);
                 p->section_unknown = !config_section_known(section);
                 if (p->section_unknown)
-                        config_error(p,
-                                     "unknown section [%s], expected [Daemon], [Memory], "
-                                     "[Scheduler] or [Prover]",
+                        config_error(p, "unknown section [%s], expected " CONFIG_SECTIONS_EXPECTED,
                                      section);
                 return;
         }
@@ -169,10 +167,10 @@ static int config_handler(void *userdata, const char *section, const char *name,
         if (p->section_unknown)
                 return 0; /* said once, at the section's header */
         if (!section[0]) {
-                config_error(p,
-                             "key %s outside any section, expected it below [Daemon], "
-                             "[Memory], [Scheduler] or [Prover]",
-                             name);
+                config_error(
+                        p,
+                        "key %s outside any section, expected it below " CONFIG_SECTIONS_EXPECTED,
+                        name);
                 return 0;
         }
         key = config_key_find(section, name);

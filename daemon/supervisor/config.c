@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ini.h>
@@ -292,6 +293,41 @@ static int parse_preload(const char *value, void *field) {
         return 0;
 }
 
+/* Lanes=: partitions in flight on one GPU. */
+static int parse_gpu_lanes(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 1, GPU_LANES_MAX);
+}
+
+/* SrsResidence=: auto, device or host, case-insensitive like every enumerated value. */
+static int parse_gpu_srs_residence(const char *value, void *field) {
+        char lower[16];
+        size_t i;
+
+        for (i = 0; i < sizeof(lower) - 1 && value[i]; i++)
+                lower[i] = (char)tolower((unsigned char)value[i]);
+        if (value[i])
+                return -EINVAL;
+        lower[i] = 0;
+        return gpu_srs_residence_from_string(lower, field);
+}
+
+/* MsmWindow=: 0 (chosen per MSM from its size) or a fixed window in bits. */
+static int parse_gpu_msm_window(const char *value, void *field) {
+        uint64_t v;
+        int r = parse_unsigned_range(value, 0, GPU_MSM_WINDOW_BITS_MAX, 10, &v);
+
+        if (r < 0)
+                return r;
+        if (v != 0 && v < GPU_MSM_WINDOW_BITS_MIN)
+                return -ERANGE;
+        *(unsigned *)field = (unsigned)v;
+        return 0;
+}
+
+/* The [GPU] keys' "expected" texts below spell out these bounds. */
+_Static_assert(GPU_LANES_MAX == 4 && GPU_MSM_WINDOW_BITS_MIN == 5 && GPU_MSM_WINDOW_BITS_MAX == 22,
+               "update the expected ranges of Lanes= and MsmWindow=");
+
 #define SIZE_EXPECTED "a byte count with an optional K, M, G or T suffix (powers of 1024)"
 #define KEY(s, n, p, f, w, e)                                                              \
         {                                                                                  \
@@ -340,11 +376,16 @@ const struct config_key config_keys[] = {
         KEY("Prover", "Preload", parse_preload, preload, "a circuit list",
             "up to 16 circuit ids separated by spaces, each a .zkey path or PCE+PARAMS, "
             "absolute paths, 4095 characters in all"),
+        KEY("GPU", "Lanes", parse_gpu_lanes, gpu_tuning.lanes, "a lane count", "1 to 4"),
+        KEY("GPU", "SrsResidence", parse_gpu_srs_residence, gpu_tuning.srs, "an SRS residence",
+            "auto, device or host"),
+        KEY("GPU", "MsmWindow", parse_gpu_msm_window, gpu_tuning.msm_window_bits, "a window size",
+            "0 (automatic) or 5 to 22"),
 };
 
 const size_t config_n_keys = ELEMENTSOF(config_keys);
 
-static const char *const config_sections[] = {"Daemon", "Memory", "Scheduler", "Prover"};
+static const char *const config_sections[] = {"Daemon", "Memory", "Scheduler", "Prover", "GPU"};
 
 bool config_section_known(const char *section) {
         for (size_t i = 0; i < ELEMENTSOF(config_sections); i++)
@@ -385,4 +426,5 @@ void config_init(struct config *config) {
                 .gpu = CONFIG_AUTO,
                 .devices = {.all = true},
         };
+        gpu_tuning_defaults(&config->gpu_tuning);
 }

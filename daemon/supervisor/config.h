@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuda/gpu-tuning.h"
+
 enum config_log_target { CONFIG_LOG_AUTO, CONFIG_LOG_JOURNAL, CONFIG_LOG_STDERR };
 enum config_tristate { CONFIG_AUTO, CONFIG_YES, CONFIG_NO };
 enum config_enforcement {
@@ -65,6 +67,9 @@ struct config {
         /* Preload= (empty): circuits every prover loads at start, before READY=1, separated
          * by spaces: a .zkey path, or PCE+PARAMS (the circuit ids jobs use) */
         char preload[4096];
+        /* [GPU]: what an operator chooses about every GPU prover (cuda/gpu-tuning.h), handed
+         * to each one when it opens its GPU: Lanes=2, SrsResidence=auto, MsmWindow=0 */
+        struct gpu_tuning gpu_tuning;
 };
 
 /* The defaults. */

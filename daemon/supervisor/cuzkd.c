@@ -100,6 +100,9 @@ static void note_restart_only(const struct config *old, const struct config *new
                 KEY("MaxWorkers", max_workers),
                 KEY("Threads", prover_threads),
                 KEY("GPU", gpu),
+                KEY("Lanes", gpu_tuning.lanes),
+                KEY("SrsResidence", gpu_tuning.srs),
+                KEY("MsmWindow", gpu_tuning.msm_window_bits),
 #undef KEY
         };
 
@@ -307,6 +310,7 @@ static int setup_executor(struct cuzkd *d, const cg_domain_t *domain) {
                 .worker_slack_bytes = d->config.worker_slack_bytes,
                 .helper_path = helper,
                 .use_gpu = d->config.gpu != CONFIG_NO,
+                .gpu_tuning = &d->config.gpu_tuning,
         };
         bool any_gpu = d->config.devices.all;
         int r;

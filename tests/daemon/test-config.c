@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "common/log.h"
+#include "cuda/gpu-tuning.h"
 #include "daemon/supervisor/config.h"
 #include "tests/lib/fixture.h"
 
@@ -90,6 +91,9 @@ static void test_defaults(void **state) {
         assert_true(c.devices.all);
         assert_int_equal(c.devices.n, 0);
         assert_string_equal(c.preload, "");
+        assert_int_equal(c.gpu_tuning.lanes, 2);
+        assert_int_equal(c.gpu_tuning.srs, GPU_SRS_AUTO);
+        assert_int_equal(c.gpu_tuning.msm_window_bits, 0);
         assert_int_equal(test_log_errors(), 0);
 
         /* config_load_file() leaves a missing file to its caller. */
@@ -120,6 +124,9 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->devices.all, b->devices.all);
         assert_int_equal(a->devices.n, b->devices.n);
         assert_string_equal(a->preload, b->preload);
+        assert_int_equal(a->gpu_tuning.lanes, b->gpu_tuning.lanes);
+        assert_int_equal(a->gpu_tuning.srs, b->gpu_tuning.srs);
+        assert_int_equal(a->gpu_tuning.msm_window_bits, b->gpu_tuning.msm_window_bits);
         for (unsigned i = 0; i < a->devices.n; i++)
                 assert_int_equal(a->devices.ordinals[i], b->devices.ordinals[i]);
 }
@@ -167,8 +174,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 21);
-        assert_int_equal(documented, 21);
+        assert_int_equal(keys, 24);
+        assert_int_equal(documented, 24);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -203,7 +210,11 @@ static void test_every_key(void **state) {
                             "Threads=48\n"
                             "GPU=no\n"
                             "Devices=1, 0 cpu\tcpu\n"
-                            "Preload=/srv/a.zkey  /srv/c.pce+/srv/c.params\n");
+                            "Preload=/srv/a.zkey  /srv/c.pce+/srv/c.params\n"
+                            "[GPU]\n"
+                            "Lanes=1\n"
+                            "SrsResidence=host\n"
+                            "MsmWindow=20\n");
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_string_equal(c.socket_path, "/run/test/x.sock");
         assert_int_equal(c.socket_mode, 0600);
@@ -231,6 +242,9 @@ static void test_every_key(void **state) {
         assert_int_equal(c.devices.ordinals[2], CONFIG_DEVICE_CPU);
         assert_int_equal(c.devices.ordinals[3], CONFIG_DEVICE_CPU);
         assert_string_equal(c.preload, "/srv/a.zkey  /srv/c.pce+/srv/c.params");
+        assert_int_equal(c.gpu_tuning.lanes, 1);
+        assert_int_equal(c.gpu_tuning.srs, GPU_SRS_HOST);
+        assert_int_equal(c.gpu_tuning.msm_window_bits, 20);
 
         /* The other spellings of the enums. */
         write_file(f->conf, "[Daemon]\nLogTarget=stderr\nLogLevel=3\n"
@@ -254,6 +268,20 @@ static void test_every_key(void **state) {
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.enforcement, CONFIG_ENFORCE_NONE);
         assert_int_equal(c.gpu, CONFIG_NO);
+        /* [GPU]: each end of each range, and the residences in any case. */
+        write_file(f->conf, "[GPU]\nLanes=4\nSrsResidence=Device\nMsmWindow=5\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.gpu_tuning.lanes, 4);
+        assert_int_equal(c.gpu_tuning.srs, GPU_SRS_DEVICE);
+        assert_int_equal(c.gpu_tuning.msm_window_bits, 5);
+        write_file(f->conf, "[GPU]\nSrsResidence=AUTO\nMsmWindow=22\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.gpu_tuning.srs, GPU_SRS_AUTO);
+        assert_int_equal(c.gpu_tuning.msm_window_bits, 22);
+        write_file(f->conf, "[GPU]\nLanes=3\nLanes=\nMsmWindow=12\nMsmWindow=0\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.gpu_tuning.lanes, 2);
+        assert_int_equal(c.gpu_tuning.msm_window_bits, 0);
 
         /* An empty value restores the default; a later line wins. */
         write_file(f->conf, "[Scheduler]\nMaxAttempts=7\nMaxAttempts=\n"
@@ -286,8 +314,8 @@ static void test_errors(void **state) {
                        "unknown key Sokcet in section [Daemon], expected one of Socket, "
                        "SocketMode, SpoolDirectory, LogTarget, LogLevel, MaxMessageSize");
         assert_refused(f, "[Deamon]\nSocket=/x\n", 1,
-                       "unknown section [Deamon], expected [Daemon], [Memory], [Scheduler] "
-                       "or [Prover]");
+                       "unknown section [Deamon], expected [Daemon], [Memory], [Scheduler], "
+                       "[Prover] or [GPU]");
         /* A section with no key below it is judged too. */
         assert_refused(f, "[Daemon]\n\n[Bogus]\n", 3, "unknown section [Bogus]");
         assert_refused(f, "Socket=/x\n", 1, "key Socket outside any section");
@@ -336,6 +364,24 @@ static void test_errors(void **state) {
                        "ids separated by spaces, each a .zkey path or PCE+PARAMS");
         assert_refused(f, "[Prover]\nPreload=/c.pce+c.params\n", 2, "key Preload: '/c.pce+");
         assert_refused(f, "[Prover]\nPreload=/a+/b+/c\n", 2, "key Preload: '/a+/b+/c' is not");
+        assert_refused(f, "[GPU]\nLanes=0\n", 2, "key Lanes: '0' is out of range, expected 1 to 4");
+        assert_refused(f, "[GPU]\nLanes=5\n", 2, "key Lanes: '5' is out of range");
+        assert_refused(f, "[GPU]\nLanes=two\n", 2,
+                       "key Lanes: 'two' is not a lane count, expected 1 to 4");
+        assert_refused(f, "[GPU]\nSrsResidence=pinned\n", 2,
+                       "key SrsResidence: 'pinned' is not an SRS residence, expected auto, "
+                       "device or host");
+        assert_refused(f, "[GPU]\nSrsResidence=devicedevicedevice\n", 2,
+                       "key SrsResidence: 'devicedevicedevice' is not an SRS residence");
+        assert_refused(f, "[GPU]\nMsmWindow=4\n", 2,
+                       "key MsmWindow: '4' is out of range, expected 0 (automatic) or 5 to 22");
+        assert_refused(f, "[GPU]\nMsmWindow=23\n", 2, "key MsmWindow: '23' is out of range");
+        assert_refused(f, "[GPU]\nMsmWindow=auto\n", 2,
+                       "key MsmWindow: 'auto' is not a window size, expected 0 (automatic) or 5 "
+                       "to 22");
+        assert_refused(f, "[Prover]\nLanes=1\n", 2,
+                       "unknown key Lanes in section [Prover], expected one of Threads, GPU, "
+                       "Devices, Preload");
         assert_refused(f, "[Memory]\nBPF=maybe\n", 2,
                        "key BPF: 'maybe' is not a BPF setting, expected auto, yes or no");
         assert_refused(f, "[Daemon]\nSocket=run/cuzk.sock\n", 2,

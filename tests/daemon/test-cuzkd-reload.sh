@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SIGHUP (systemctl reload): cuzkd reads its configuration file and drop-ins again and
 # applies TotalBudget= at once (GetStatus shows the new budget, jobs still complete); a
-# key only a restart applies (Socket=) is named in the log and the socket stays; a
+# key only a restart applies (Socket=, Lanes=) is named in the log and the socket stays; a
 # drop-in that does not load leaves the running configuration as it was, and cuzkd
 # serves on.
 # Usage: test-cuzkd-reload.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
@@ -30,6 +30,12 @@ kill -HUP "$CUZKD_PID"
 check "a changed Socket= is named as needing a restart" wait_log "reload: Socket= changed; it takes effect when cuzkd restarts" 10
 check "and the socket in use stays" ctl_quiet status
 rm "$conf.d/60-socket.conf"
+
+# The GPU tuning is handed to each prover when it starts: a change waits for a restart too.
+printf '[GPU]\nLanes=1\n' >"$conf.d/65-gpu.conf"
+kill -HUP "$CUZKD_PID"
+check "a changed Lanes= is named as needing a restart" wait_log "reload: Lanes= changed; it takes effect when cuzkd restarts" 10
+rm "$conf.d/65-gpu.conf"
 
 printf '[Memory]\nTotalBudget=lots\n' >"$conf.d/70-bad.conf"
 kill -HUP "$CUZKD_PID"

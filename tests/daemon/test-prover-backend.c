@@ -184,7 +184,7 @@ static void test_gpu_asked(void **state) {
 
         last_info[0] = 0;
         log_set_sink(capture_sink, NULL);
-        assert_int_equal(prover_backend_new(PROVER_DEVICE_AUTO, 0, &backend), 0);
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_AUTO, 0, NULL, &backend), 0);
         log_set_sink(NULL, NULL);
 #if HAVE_CUDA
         if (gpu_device_count() > 0) {
@@ -207,7 +207,7 @@ static void test_gpu_not_asked(void **state) {
         struct prover_device_info info;
         (void)state;
 
-        assert_int_equal(prover_backend_new(PROVER_DEVICE_CPU, 0, &backend), 0);
+        assert_int_equal(prover_backend_new(PROVER_DEVICE_CPU, 0, NULL, &backend), 0);
         assert_string_equal(backend->ops->name, "cpu");
         prover_backend_device_info(backend, &info);
         assert_int_equal(info.ordinal, -1);
@@ -226,12 +226,12 @@ static void test_gpu_ordinal(void **state) {
 #if HAVE_CUDA
         int count = gpu_device_count();
 
-        assert_int_equal(prover_backend_new(count > 0 ? count : 0, 0, &backend),
+        assert_int_equal(prover_backend_new(count > 0 ? count : 0, 0, NULL, &backend),
                          count > 0 ? -EINVAL : -ENODEV);
         assert_null(backend);
         if (count <= 0)
                 return;
-        assert_int_equal(prover_backend_new(count - 1, 0, &backend), 0);
+        assert_int_equal(prover_backend_new(count - 1, 0, NULL, &backend), 0);
         assert_string_equal(backend->ops->name, "cuda");
         prover_backend_device_info(backend, &info);
         assert_int_equal(info.ordinal, count - 1);
@@ -242,26 +242,45 @@ static void test_gpu_ordinal(void **state) {
         backend->ops->free(backend);
 #else
         (void)info;
-        assert_int_equal(prover_backend_new(0, 0, &backend), -EOPNOTSUPP);
+        assert_int_equal(prover_backend_new(0, 0, NULL, &backend), -EOPNOTSUPP);
         assert_null(backend);
 #endif
 }
 
 #if HAVE_CUDA
-/* One lane (CUZK_GPU_LANES=1): every start after the first collects the
- * partition before it; the proofs still verify. Needs a GPU. */
+/* What the GPU prover said it opened with ("up to N partitions in flight"). */
+static char gpu_opened[512];
+
+static void capture_gpu_opened(int level, const char *message, void *userdata) {
+        (void)level;
+        (void)userdata;
+        if (strstr(message, "partitions in flight"))
+                snprintf(gpu_opened, sizeof(gpu_opened), "%s", message);
+}
+
+/* One lane (Lanes=1): every start after the first collects the partition
+ * before it; the proofs still verify. A tuning out of range is refused
+ * (-EINVAL), not proved with. Needs a GPU. */
 static void test_gpu_one_lane(void **state) {
         struct prover_backend *backend = NULL;
+        struct gpu_tuning tuning;
         (void)state;
 
         if (gpu_device_count() <= 0) {
                 skip();
                 return;
         }
-        assert_int_equal(setenv("CUZK_GPU_LANES", "1", 1), 0);
-        assert_int_equal(prover_backend_new(0, 0, &backend), 0);
-        assert_int_equal(unsetenv("CUZK_GPU_LANES"), 0);
+        gpu_tuning_defaults(&tuning);
+        tuning.lanes = GPU_LANES_MAX + 1;
+        assert_int_equal(prover_backend_new(0, 0, &tuning, &backend), -EINVAL);
+        assert_null(backend);
+        tuning.lanes = 1;
+        gpu_opened[0] = 0;
+        log_set_sink(capture_gpu_opened, NULL);
+        assert_int_equal(prover_backend_new(0, 0, &tuning, &backend), 0);
+        log_set_sink(NULL, NULL);
         assert_string_equal(backend->ops->name, "cuda");
+        assert_non_null(strstr(gpu_opened, "up to 1 partitions in flight"));
         prove_twice_and_verify(backend);
         backend->ops->free(backend);
 }
