@@ -8,11 +8,13 @@
 #include "filecoin/c1/c1.h"
 #include "filecoin/porep/registered-proof.h"
 
-/* cuzk porep seal | synth-c1 | verify-c1: cmd-porep.c dispatches. */
+/* cuzk porep seal | synth-c1 | verify-c1 | parents: cmd-porep.c dispatches. */
 int cmd_porep(int argc, char **argv, const struct cli_options *opts);
 /* cuzk porep seal | synth-c1 (cmd-porep-seal.c). */
 int cmd_porep_seal(int argc, char **argv, const struct cli_options *opts);
 int cmd_porep_synth_c1(int argc, char **argv, const struct cli_options *opts);
+/* cuzk porep parents: writes a parent cache file (cmd-porep-parents.c). */
+int cmd_porep_parents(int argc, char **argv, const struct cli_options *opts);
 
 /* A registered proof by name ("StackedDrg2KiBV1_1") or number; prints why not to stderr. */
 int cli_porep_config(const char *command, const char *value, const struct porep_config **ret);

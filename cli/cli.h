@@ -29,6 +29,17 @@ int cmd_info(int argc, char **argv, const struct cli_options *opts);
 int cmd_setup(int argc, char **argv, const struct cli_options *opts);
 /* cuzk setup --r1cs FILE --zkey OUT [--vk OUT]: a snarkjs .zkey from toxic
  * waste (cmd-setup-zkey.c), chosen by cmd_setup when cli_setup_wants_zkey(). */
+/* A key pair for pce written as bellperson's .params and .vk (cmd-setup.c). */
+struct cli_setup_request {
+        const struct pce *pce;
+        const char *pce_name; /* for messages */
+        const char *seed_hex; /* NULL: toxic waste from getrandom(2) */
+        bool timing_only, bellperson_layout;
+        const char *params_path, *vk_path;
+};
+/* Returns an exit status (EXIT_OK, EXIT_BAD_INPUT, ...), messages on stderr. */
+int cli_setup_keys(const struct cli_setup_request *req, unsigned threads);
+
 int cmd_setup_zkey(int argc, char **argv, const struct cli_options *opts);
 bool cli_setup_wants_zkey(int argc, char **argv);
 /* cuzk pce from-r1cs | synth | info: precompiled constraints (circuits/). */

@@ -4,6 +4,7 @@
  *   cuzk porep seal --registered-proof NAME --out C1 [...]
  *   cuzk porep synth-c1 --registered-proof NAME --out C1 [...]
  *   cuzk porep verify-c1 C1
+ *   cuzk porep parents (--registered-proof NAME | --sector-size SIZE) [--out DIR]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli-porep-circuit.h"
 #include "cli-porep.h"
 #include "common/atomic-file.h"
 #include "common/cleanup.h"
@@ -35,6 +37,18 @@ static const char usage[] =
         "       [--sector N] [--ticket HEX] [--seed HEX] [--key HEX]\n"
         "                            a synthetic C1 (zero sector, sparse trees) of any size\n"
         "  verify-c1 C1.json         check a C1 output (bare or in Curio's envelope)\n"
+        "  parents (--registered-proof NAME | --sector-size SIZE) [--out DIR]\n"
+        "                            write the SDR parent cache file, print its SHA-256\n"
+        "  info (--sector-size SIZE | --registered-proof NAME) [--pce-dir DIR]\n"
+        "                            the circuit's constraints, inputs, rows, nnz, densities\n"
+        "  setup (--sector-size SIZE | --registered-proof NAME) --params-dir DIR [--seed HEX]\n"
+        "                            a Groth16 key pair of our own (tests), network file names\n"
+        "  prove C1.json --params-dir DIR --out PROOF\n"
+        "                            PoRep C2 on the CPU: 192 bytes a partition\n"
+        "  verify C1.json PROOF --params-dir DIR\n"
+        "                            check the proof with the inputs a verifier derives\n"
+        "  snarkjs C1.json PROOF --params-dir DIR --out-dir OUT\n"
+        "                            vk.json, public-K.json, proof-K.json for snarkjs\n"
         "\n"
         "See cuzk-porep(1).\n";
 
@@ -134,13 +148,21 @@ int cmd_porep(int argc, char **argv, const struct cli_options *opts) {
                 return cmd_porep_synth_c1(argc - 1, argv + 1, opts);
         if (argc >= 2 && !strcmp(argv[1], "verify-c1"))
                 return porep_verify_c1(argc - 1, argv + 1);
+        if (argc >= 2 && (!strcmp(argv[1], "info") || !strcmp(argv[1], "setup")))
+                return cmd_porep_circuit(argc - 1, argv + 1, opts);
+        if (argc >= 2 && (!strcmp(argv[1], "prove") || !strcmp(argv[1], "verify") ||
+                          !strcmp(argv[1], "snarkjs")))
+                return cmd_porep_proof(argc - 1, argv + 1, opts);
+        if (argc >= 2 && !strcmp(argv[1], "parents"))
+                return cmd_porep_parents(argc - 1, argv + 1, opts);
         if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
                 fputs(usage, stdout);
                 return EXIT_OK;
         }
         if (argc >= 2)
                 fprintf(stderr,
-                        "cuzk porep: unknown command '%s'; expected seal, synth-c1 or verify-c1\n",
+                        "cuzk porep: unknown command '%s'; expected seal, synth-c1, verify-c1, "
+                        "parents, info, setup, prove, verify or snarkjs\n",
                         argv[1]);
         fputs(usage, stderr);
         return EXIT_BAD_INPUT;

@@ -196,12 +196,59 @@ static int pack_key(const struct pce *pce, const struct groth16_pk *pk, struct p
         return 0;
 }
 
-int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
-        _cleanup_(pce_freep) struct pce *pce = NULL;
+int cli_setup_keys(const struct cli_setup_request *req, unsigned threads) {
         _cleanup_(groth16_keys_freep) struct groth16_keys *k = NULL;
         _cleanup_(packed_key_free) struct packed_key packed = {0};
+        const struct pce *pce = req->pce;
         const struct groth16_pk *pk;
         struct progress progress = {.start = cli_now()};
+        struct setup_args args = {.seed_hex = req->seed_hex, .timing_only = req->timing_only};
+        int r;
+
+        fprintf(stderr,
+                "cuzk setup: %s: %" PRIu32 " rows (domain 2^%u), %" PRIu32 " wires, %" PRIu32
+                " public inputs%s\n",
+                req->pce_name, pce->n_rows, pce_log_domain_size(pce), pce->n_cols, pce->n_public,
+                req->timing_only ? "; timing-only key" : "");
+
+        r = generate(&args, pce, threads, &progress, &k);
+        if (r == -EINVAL) {
+                fprintf(stderr, "%s: cannot make a key for this constraint system\n",
+                        req->pce_name);
+                return EXIT_BAD_INPUT;
+        }
+        if (r < 0) {
+                fprintf(stderr, "cuzk setup: %s\n", strerror(-r));
+                return cli_exit_for_error(r);
+        }
+        if (!k->timing_only && check_ic(k, req->pce_name) < 0)
+                return EXIT_BAD_INPUT;
+
+        pk = &k->pk;
+        if (req->bellperson_layout) {
+                r = pack_key(pce, &k->pk, &packed);
+                if (r < 0) {
+                        fprintf(stderr, "cuzk setup: packing the key: %s\n", strerror(-r));
+                        return cli_exit_for_error(r);
+                }
+                pk = &packed.pk;
+        }
+        print_progress("writing the key", &progress);
+        r = k->timing_only ? bellperson_params_save_timing_only(req->params_path, pk, &k->vk)
+                           : bellperson_params_save(req->params_path, pk, &k->vk);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        r = k->timing_only ? bellperson_vk_save_timing_only(req->vk_path, &k->vk, &k->pk.beta1,
+                                                            &k->pk.delta1)
+                           : bellperson_vk_save(req->vk_path, &k->vk, &k->pk.beta1, &k->pk.delta1);
+        if (r < 0)
+                return cli_exit_for_error(r);
+        print_progress("done", &progress);
+        return EXIT_OK;
+}
+
+int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
         struct setup_args args;
         int r;
 
@@ -215,44 +262,15 @@ int cmd_setup(int argc, char **argv, const struct cli_options *opts) {
         r = pce_load(args.pce_path, &pce);
         if (r < 0)
                 return cli_exit_for_error(r);
-        fprintf(stderr,
-                "cuzk setup: %s: %" PRIu32 " rows (domain 2^%u), %" PRIu32 " wires, %" PRIu32
-                " public inputs%s\n",
-                args.pce_path, pce->n_rows, pce_log_domain_size(pce), pce->n_cols, pce->n_public,
-                args.timing_only ? "; timing-only key" : "");
-
-        r = generate(&args, pce, opts->threads, &progress, &k);
-        if (r == -EINVAL) {
-                fprintf(stderr, "%s: cannot make a key for this constraint system\n",
-                        args.pce_path);
-                return EXIT_BAD_INPUT;
-        }
-        if (r < 0) {
-                fprintf(stderr, "cuzk setup: %s\n", strerror(-r));
-                return cli_exit_for_error(r);
-        }
-        if (!k->timing_only && check_ic(k, args.pce_path) < 0)
-                return EXIT_BAD_INPUT;
-
-        pk = &k->pk;
-        if (args.bellperson_layout) {
-                r = pack_key(pce, &k->pk, &packed);
-                if (r < 0) {
-                        fprintf(stderr, "cuzk setup: packing the key: %s\n", strerror(-r));
-                        return cli_exit_for_error(r);
-                }
-                pk = &packed.pk;
-        }
-        print_progress("writing the key", &progress);
-        r = k->timing_only ? bellperson_params_save_timing_only(args.params_path, pk, &k->vk)
-                           : bellperson_params_save(args.params_path, pk, &k->vk);
-        if (r < 0)
-                return cli_exit_for_error(r);
-        r = k->timing_only ? bellperson_vk_save_timing_only(args.vk_path, &k->vk, &k->pk.beta1,
-                                                            &k->pk.delta1)
-                           : bellperson_vk_save(args.vk_path, &k->vk, &k->pk.beta1, &k->pk.delta1);
-        if (r < 0)
-                return cli_exit_for_error(r);
-        print_progress("done", &progress);
-        return EXIT_OK;
+        return cli_setup_keys(
+                &(struct cli_setup_request){
+                        .pce = pce,
+                        .pce_name = args.pce_path,
+                        .seed_hex = args.seed_hex,
+                        .timing_only = args.timing_only,
+                        .bellperson_layout = args.bellperson_layout,
+                        .params_path = args.params_path,
+                        .vk_path = args.vk_path,
+                },
+                opts->threads);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits/pce-compact.h"
 #include "circuits/pce-internal.h"
 #include "common/cleanup.h"
 #include "cs-internal.h"
@@ -85,33 +86,47 @@ const struct cs_witness *cs_witness(const struct cs *cs) {
         return cs->mode & CS_WITNESS ? &cs->w : NULL;
 }
 
-int cs_witness_full(const struct cs *cs, fr_t **ret, size_t *ret_n) {
-        _cleanup_free_ fr_t *w = NULL;
-        size_t n, base;
-        uint64_t next_num = 0;
-        fr_t zero;
+int cs_witness_compact(const struct cs *cs, struct pce_compact_witness *ret, uint64_t **ret_rank) {
+        int r;
 
         assert(cs);
-        assert(ret && ret_n);
+        assert(ret && ret_rank);
 
         if (cs->error)
                 return cs->error;
         if (!(cs->mode & CS_WITNESS))
                 return -EINVAL;
-        base = 1 + (size_t)cs->n_inputs;
-        n = base + cs->n_aux;
+        if ((r = pce_compact_rank(cs->aux_is_bit, cs->n_aux, ret_rank)) < 0)
+                return r;
+        *ret = (struct pce_compact_witness){
+                .n_inputs = cs->n_inputs,
+                .inputs = cs->w.inputs,
+                .n_aux = cs->n_aux,
+                .is_bit = cs->aux_is_bit,
+                .bit_value = cs->w.aux_bit_value,
+                .nums = cs->w.nums,
+                .rank = *ret_rank,
+        };
+        return 0;
+}
+
+int cs_witness_full(const struct cs *cs, fr_t **ret, size_t *ret_n) {
+        _cleanup_free_ uint64_t *rank = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        struct pce_compact_witness cw;
+        size_t n;
+        int r;
+
+        assert(cs);
+        assert(ret && ret_n);
+
+        if ((r = cs_witness_compact(cs, &cw, &rank)) < 0)
+                return r;
+        n = 1 + (size_t)cs->n_inputs + cs->n_aux;
         w = malloc(n * sizeof(fr_t));
         if (!w)
                 return -ENOMEM;
-        memcpy(w, cs->w.inputs, base * sizeof(fr_t));
-        fr_set_zero(&zero);
-        for (uint64_t j = 0; j < cs->n_aux; j++) {
-                if (pce_bit(cs->aux_is_bit, j))
-                        w[base + j] = pce_bit(cs->w.aux_bit_value, j) ? cs->one : zero;
-                else
-                        w[base + j] = cs->w.nums[next_num++];
-        }
-        assert(next_num == cs->w.n_nums);
+        pce_compact_expand(&cw, w);
         *ret = TAKE_PTR(w);
         *ret_n = n;
         return 0;

@@ -155,6 +155,14 @@ const struct cs_witness *cs_witness(const struct cs *cs);
 int cs_witness_append(struct cs *dst, const struct cs *src);
 
 /*
+ * The compact witness as the PCE evaluator takes it (circuits/pce-compact.h),
+ * pointing into cs (valid while cs lives); *ret_rank is the caller's to
+ * free. Needs CS_WITNESS. Returns 0, -EINVAL, a recorded error or -ENOMEM.
+ */
+struct pce_compact_witness;
+int cs_witness_compact(const struct cs *cs, struct pce_compact_witness *ret, uint64_t **ret_rank);
+
+/*
  * The witness in PCE column order (ONE, inputs, aux), 1 + n_inputs + n_aux
  * values, malloc'ed. Returns 0, -EINVAL (no values recorded), a recorded
  * error or -ENOMEM.

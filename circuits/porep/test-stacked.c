@@ -14,11 +14,13 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/pce-compact.h"
 #include "circuits/porep/public-inputs.h"
 #include "circuits/porep/stacked.h"
 #include "filecoin/porep/ids.h"
@@ -77,6 +79,39 @@ static struct c1_output *seal_2k(void) {
         return c1;
 }
 
+/* a, b, c from the compact witness equal those from the full one, and the
+ * compact form expands to the full one. */
+static void check_compact_evaluation(const struct cs *cs, const struct pce *pce, const fr_t *w,
+                                     size_t n) {
+        unsigned log = pce_log_domain_size(pce);
+        size_t domain = (size_t)1 << log;
+        fr_t *full = malloc(3 * domain * sizeof(fr_t)),
+             *compact = malloc(3 * domain * sizeof(fr_t));
+        fr_t *expanded = malloc(n * sizeof(fr_t));
+        struct pce_compact_witness cw;
+        uint64_t *rank = NULL;
+
+        assert_non_null(full);
+        assert_non_null(compact);
+        assert_non_null(expanded);
+        assert_int_equal(cs_witness_compact(cs, &cw, &rank), 0);
+        assert_int_equal(pce_evaluate(pce, w, n, log, full, full + domain, full + 2 * domain), 0);
+        assert_int_equal(pce_evaluate_compact(pce, &cw, log, compact, compact + domain,
+                                              compact + 2 * domain),
+                         0);
+        assert_memory_equal(full, compact, 3 * domain * sizeof(fr_t));
+        pce_compact_expand(&cw, expanded);
+        assert_memory_equal(expanded, w, n * sizeof(fr_t));
+        cw.n_aux--;
+        assert_int_equal(pce_evaluate_compact(pce, &cw, log, compact, compact + domain,
+                                              compact + 2 * domain),
+                         -EINVAL);
+        free(rank);
+        free(full);
+        free(compact);
+        free(expanded);
+}
+
 /* Synthesises c1's partition 0 with shape and values; returns the first
  * unsatisfied row or UINT64_MAX. The inputs must be the verifier's. */
 static uint64_t first_bad_row(const struct c1_output *c1) {
@@ -98,6 +133,7 @@ static uint64_t first_bad_row(const struct c1_output *c1) {
                          0);
         for (size_t i = 0; i < n_inputs; i++)
                 assert_true(fr_equal(&w[1 + i], &expected[i]));
+        check_compact_evaluation(cs, pce, w, n);
         r = cs_pce_check(pce, w, n, &row);
         assert_true(r == 0 || r == 1);
         if (r == 0)

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "pce-compact.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPMV_CHUNK_ROWS 4096
+
+static const fr_t fr_zero_value;
+
+int pce_compact_rank(const uint64_t *is_bit, uint64_t n_aux, uint64_t **ret) {
+        size_t words = pce_bitmap_words(n_aux);
+        uint64_t *rank = malloc((words ? words : 1) * sizeof(uint64_t)), at = 0;
+
+        assert(is_bit || n_aux == 0);
+        assert(ret);
+
+        if (!rank)
+                return -ENOMEM;
+        for (size_t k = 0; k < words; k++) {
+                uint64_t valid =
+                        (k + 1) * 64 <= n_aux ? UINT64_MAX : (UINT64_C(1) << (n_aux % 64)) - 1;
+                rank[k] = at;
+                at += (uint64_t)__builtin_popcountll(~is_bit[k] & valid);
+        }
+        *ret = rank;
+        return 0;
+}
+
+const fr_t *pce_compact_aux(const struct pce_compact_witness *w, uint64_t j) {
+        uint64_t word = j / 64, mask = UINT64_C(1) << (j % 64);
+
+        if (w->is_bit[word] & mask)
+                return w->bit_value[word] & mask ? &w->inputs[0] : &fr_zero_value;
+        return &w->nums[w->rank[word] +
+                        (uint64_t)__builtin_popcountll(~w->is_bit[word] & (mask - 1))];
+}
+
+/* Row i of m: a set bit adds its coefficient, a clear one nothing; other
+ * values as pce_evaluate() does. */
+static inline __attribute__((always_inline)) void row_compact(const struct pce_matrix *m,
+                                                              const uint32_t id_bytes, uint64_t i,
+                                                              const struct pce_compact_witness *w,
+                                                              fr_t *ret) {
+        uint32_t first_aux = w->n_inputs + 1;
+        fr_t acc, t;
+
+        fr_set_zero(&acc);
+        for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
+                uint32_t c = m->col[k];
+                uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
+                              : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
+                                              : ((const uint32_t *)m->coeff_id)[k];
+                const fr_t *x;
+
+                if (c >= first_aux) {
+                        uint64_t j = c - first_aux, word = j / 64, mask = UINT64_C(1) << (j % 64);
+                        if (w->is_bit[word] & mask) {
+                                if (w->bit_value[word] & mask)
+                                        fr_add(&acc, &acc, &m->values[id]);
+                                continue;
+                        }
+                        x = &w->nums[w->rank[word] +
+                                     (uint64_t)__builtin_popcountll(~w->is_bit[word] & (mask - 1))];
+                } else {
+                        x = &w->inputs[c];
+                }
+                if (id == PCE_COEFF_ID_ONE) {
+                        fr_add(&acc, &acc, x);
+                } else if (id == PCE_COEFF_ID_MINUS_ONE) {
+                        fr_sub(&acc, &acc, x);
+                } else {
+                        fr_mul(&t, &m->values[id], x);
+                        fr_add(&acc, &acc, &t);
+                }
+        }
+        *ret = acc;
+}
+
+static inline __attribute__((always_inline)) void fused_compact(const struct pce *pce,
+                                                                const uint32_t id_bytes,
+                                                                const struct pce_compact_witness *w,
+                                                                fr_t *const out[3]) {
+#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
+        for (int64_t i = 0; i < (int64_t)pce->n_rows; i++)
+                for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                        row_compact(&pce->m[k], id_bytes, (uint64_t)i, w, &out[k][i]);
+}
+
+int pce_evaluate_compact(const struct pce *pce, const struct pce_compact_witness *w,
+                         unsigned log_domain_size, fr_t *a, fr_t *b, fr_t *c) {
+        fr_t *const out[PCE_N_MATRICES] = {a, b, c};
+        uint32_t id_bytes;
+        size_t domain_size;
+
+        assert(pce && w);
+        assert(a && b && c);
+
+        if (log_domain_size >= 64 || ((uint64_t)1 << log_domain_size) < pce->n_rows ||
+            w->n_inputs != pce->n_public || 1 + (uint64_t)w->n_inputs + w->n_aux != pce->n_cols)
+                return -EINVAL;
+        domain_size = (size_t)1 << log_domain_size;
+        id_bytes = pce->m[PCE_A].id_bytes;
+        if (pce->m[PCE_B].id_bytes != id_bytes || pce->m[PCE_C].id_bytes != id_bytes)
+                id_bytes = 0;
+        if (id_bytes == 1)
+                fused_compact(pce, 1, w, out);
+        else if (id_bytes == 2)
+                fused_compact(pce, 2, w, out);
+        else if (id_bytes == 4)
+                fused_compact(pce, 4, w, out);
+        else
+#pragma omp parallel for schedule(static, SPMV_CHUNK_ROWS)
+                for (int64_t i = 0; i < (int64_t)pce->n_rows; i++)
+                        for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                                row_compact(&pce->m[k], pce->m[k].id_bytes, (uint64_t)i, w,
+                                            &out[k][i]);
+        for (size_t k = 0; k < PCE_N_MATRICES; k++)
+                memset(out[k] + pce->n_rows, 0, (domain_size - pce->n_rows) * sizeof(fr_t));
+        return 0;
+}
+
+void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out) {
+        size_t base, words;
+
+        assert(w && out);
+
+        base = 1 + (size_t)w->n_inputs;
+        words = pce_bitmap_words(w->n_aux);
+
+        memcpy(out, w->inputs, base * sizeof(fr_t));
+        /* One bitmap word (64 values) per iteration, its nums from the rank. */
+#pragma omp parallel for schedule(static, 1024)
+        for (size_t k = 0; k < words; k++) {
+                uint64_t end = (k + 1) * 64 < w->n_aux ? (k + 1) * 64 : w->n_aux;
+                uint64_t next = w->rank[k];
+                for (uint64_t j = k * 64; j < end; j++) {
+                        uint64_t mask = UINT64_C(1) << (j % 64);
+                        if (w->is_bit[k] & mask)
+                                out[base + j] =
+                                        w->bit_value[k] & mask ? w->inputs[0] : fr_zero_value;
+                        else
+                                out[base + j] = w->nums[next++];
+                }
+        }
+}
