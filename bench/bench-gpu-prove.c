@@ -186,10 +186,8 @@ static int bench_size(unsigned k, const struct gpu_tuning *tuning) {
         /* The SRS: random points; A, B_G1, L and H share one array, B_G2
          * has a point for each wire of B. */
         const size_t n_vars = pce->n_cols;
-        r = pce_wire_density(pce, PCE_A, &a_density);
-        if (r >= 0)
-                r = pce_wire_density(pce, PCE_B, &b_density);
-        if (r < 0)
+        if ((r = pce_wire_density(pce, PCE_A, &a_density)) < 0 ||
+            (r = pce_wire_density(pce, PCE_B, &b_density)) < 0)
                 return r;
         const size_t g1_points = n_vars > n ? n_vars : n, g2_points = b_density->count;
         g1_affine_t *g1 = big_alloc(g1_points * sizeof(g1_affine_t));

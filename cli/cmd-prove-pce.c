@@ -161,6 +161,24 @@ struct partition_memory {
         bool measurable;
 };
 
+static void print_stages(const struct pce_evaluator *evaluator, double t_prove,
+                         const struct partition_memory *mem) {
+        fprintf(stderr, "cuzk prove: evaluation (SpMV) %.3f s, whole proof %.3f s\n",
+                evaluator->seconds, t_prove);
+        if (mem->measurable)
+                fprintf(stderr,
+                        "cuzk prove: partition memory: predicted %zu bytes, measured "
+                        "%zu bytes (%+.1f%%)\n",
+                        mem->predicted, mem->measured,
+                        100.0 * ((double)mem->predicted - (double)mem->measured) /
+                                (double)mem->measured);
+        else
+                fprintf(stderr,
+                        "cuzk prove: partition memory: predicted %zu bytes (the peak "
+                        "cannot be measured here)\n",
+                        mem->predicted);
+}
+
 int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_(bellperson_params_freep) struct bellperson_params *params = NULL;
@@ -231,22 +249,8 @@ int cmd_prove_pce(int argc, char **argv, const struct cli_options *opts) {
         else
                 mem.measurable = false;
 
-        if (opts->verbose) {
-                fprintf(stderr, "cuzk prove: evaluation (SpMV) %.3f s, whole proof %.3f s\n",
-                        evaluator.seconds, t_prove);
-                if (mem.measurable)
-                        fprintf(stderr,
-                                "cuzk prove: partition memory: predicted %zu bytes, measured "
-                                "%zu bytes (%+.1f%%)\n",
-                                mem.predicted, mem.measured,
-                                100.0 * ((double)mem.predicted - (double)mem.measured) /
-                                        (double)mem.measured);
-                else
-                        fprintf(stderr,
-                                "cuzk prove: partition memory: predicted %zu bytes (the peak "
-                                "cannot be measured here)\n",
-                                mem.predicted);
-        }
+        if (opts->verbose)
+                print_stages(&evaluator, t_prove, &mem);
         r = write_outputs(&args, &proof, w->values, pk.n_public);
         return r < 0 ? EXIT_INTERNAL : EXIT_OK;
 }

@@ -45,11 +45,13 @@ static const char usage[] =
         "      --witness=PATH      the witness (.wtns)\n"
         "      --partitions=N      partitions per proof (default 1)\n"
         "  porep, snap, wpost, winning (the reference daemon's jobs):\n"
-        "      --c1=PATH           PoRep: the C1 output JSON\n"
+        "      --c1=PATH           PoRep: the C1 output JSON, bare or in Curio's envelope\n"
+        "                          (sent as it is; registered proof, sector size and\n"
+        "                          number from it unless given)\n"
         "      --vanilla=PATH      PoSt/SnapDeals: a JSON array of base64 vanilla proofs\n"
         "                          (or one raw proof)\n"
-        "      --registered-proof=N  (default 0)\n"
-        "      --sector-num=N      (default 1)\n"
+        "      --registered-proof=N  (default 0; PoRep: the C1's)\n"
+        "      --sector-num=N      (default 1; PoRep: the envelope's SectorNum)\n"
         "      --miner-id=N        (default 1000)\n"
         "      --randomness=HEX    (default 32 zero bytes)\n"
         "      --comm-r-old=HEX  --comm-r-new=HEX  --comm-d-new=HEX\n"
@@ -254,9 +256,11 @@ static int parse_batch_option(FILE *err, int c, struct bench_options *o) {
                 o->partitions = (unsigned)v;
                 return r;
         case OPT_REGISTERED_PROOF:
+                o->registered_proof_given = true;
                 return parse_number(err, "registered-proof", optarg, 0, UINT64_MAX,
                                     &o->registered_proof);
         case OPT_SECTOR_NUM:
+                o->sector_num_given = true;
                 return parse_number(err, "sector-num", optarg, 0, UINT64_MAX, &o->sector_num);
         case OPT_MINER_ID:
                 return parse_number(err, "miner-id", optarg, 0, UINT64_MAX, &o->miner_id);

@@ -13,6 +13,7 @@
 #include "common/hex.h"
 #include "common/log.h"
 #include "cuzk-bench.h"
+#include "filecoin/c1/c1.h"
 
 /* A C1 output of a 32 GiB sector is ~51 MB; the daemon accepts 128 MiB. */
 #define MAX_INPUT_FILE_BYTES (128u << 20)
@@ -180,6 +181,23 @@ static int load_vanilla(struct bench_request *r, const char *path) {
         return k;
 }
 
+/* A PoRep job's fields as Curio fills them from the sector: the registered proof and sector
+ * size of the C1 output, the sector number of its envelope (options given win). */
+static int porep_fields(const struct bench_options *o, const uint8_t *c1_text, size_t length,
+                        Cuzk__V1__SubmitProofRequest *s) {
+        _cleanup_(c1_output_freep) struct c1_output *c1 = NULL;
+        struct c1_envelope_info env = {0};
+        int r;
+
+        r = c1_parse_any((const char *)c1_text, length, o->c1_path, &c1, &env);
+        if (r < 0)
+                return r == -ENOMEM ? r : -EINVAL;
+        s->registered_proof = o->registered_proof_given ? o->registered_proof : c1->cfg->id;
+        s->sector_size = c1->cfg->sector_bytes;
+        s->sector_number = o->sector_num_given || !env.present ? o->sector_num : env.sector_num;
+        return 0;
+}
+
 int bench_request_build(const struct bench_options *o, struct bench_request *ret) {
         struct bench_request r = {.submit = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT};
         Cuzk__V1__SubmitProofRequest *s = &r.submit;
@@ -212,6 +230,8 @@ int bench_request_build(const struct bench_options *o, struct bench_request *ret
                 s->miner_id = o->miner_id;
                 if (o->c1_path)
                         k = read_file("c1", o->c1_path, &r.buffers[0], &s->vanilla_proof.len);
+                if (k >= 0 && o->c1_path)
+                        k = porep_fields(o, r.buffers[0], s->vanilla_proof.len, s);
                 s->vanilla_proof.data = r.buffers[0];
                 if (k >= 0 && o->vanilla_path)
                         k = load_vanilla(&r, o->vanilla_path);

@@ -54,6 +54,8 @@ struct bench_options {
         const char *c1_path;      /* PoRep: the C1 output JSON */
         const char *vanilla_path; /* PoSt, SnapDeals: vanilla proofs */
         uint64_t registered_proof, sector_num, miner_id;
+        /* Given on the command line: a PoRep job otherwise takes them from its C1 output. */
+        bool registered_proof_given, sector_num_given;
         const char *randomness_hex, *comm_r_old_hex, *comm_r_new_hex, *comm_d_new_hex;
         /* cuzk's: GROTH16_SNARKJS and SYNTHETIC_PCE. */
         const char *zkey_path, *wtns_path;

@@ -208,6 +208,11 @@ int executor_task_ipc(const struct executor_task *spec, struct ipc_task *ret) {
                 circuit = in->pce_path;
                 key = in->params_path;
                 witness = in->witness_path;
+        } else if (in->kind == JOB_POREP_C2) {
+                /* The worker computes partition k's witness from the C1 output. */
+                circuit = in->pce_path;
+                key = in->params_path;
+                witness = in->c1_path;
         } else
                 return log_error_errno(EINVAL, "Task %" PRIu64 ": unknown job kind %d",
                                        spec->task_id, (int)in->kind);

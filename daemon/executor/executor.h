@@ -42,7 +42,15 @@
 enum job_kind {
         JOB_GROTH16_SNARKJS, /* .zkey + .wtns, one partition */
         JOB_SYNTHETIC_PCE,   /* PCE file + params + witness, P partitions */
+        JOB_POREP_C2,        /* PoRep C1 output + its size's PCE + params, a partition each */
 };
+
+/* The kind of key a job proves with: a PoRep job's is a bellperson .params file read with
+ * its circuit's PCE, as a synthetic job's, so that both share one loaded key (and one
+ * circuit id, PCE+PARAMS). */
+static inline enum job_kind job_kind_key(enum job_kind kind) {
+        return kind == JOB_POREP_C2 ? JOB_SYNTHETIC_PCE : kind;
+}
 
 /* The inputs of a job, all as paths (inline witness bytes are written to
  * the job's spool directory first). Owned by the job; outlives its tasks. */
@@ -50,9 +58,10 @@ struct job_inputs {
         enum job_kind kind;
         const char *zkey_path;    /* JOB_GROTH16_SNARKJS */
         const char *wtns_path;    /* JOB_GROTH16_SNARKJS */
-        const char *pce_path;     /* JOB_SYNTHETIC_PCE */
-        const char *params_path;  /* JOB_SYNTHETIC_PCE: bellperson .params */
+        const char *pce_path;     /* JOB_SYNTHETIC_PCE, JOB_POREP_C2 */
+        const char *params_path;  /* JOB_SYNTHETIC_PCE, JOB_POREP_C2: bellperson .params */
         const char *witness_path; /* JOB_SYNTHETIC_PCE */
+        const char *c1_path;      /* JOB_POREP_C2: the C1 output, bare or in Curio's envelope */
         unsigned partitions;      /* >= 1 */
 };
 
@@ -82,7 +91,7 @@ struct executor_result {
         char message[512]; /* for the user: names the file/partition/value */
         bool oom_killed;   /* the worker's cgroup recorded an OOM kill */
         /* On success (owned by the executor; valid during the callback): */
-        const uint8_t *proof; /* JOB_SYNTHETIC_PCE: 192-byte Filecoin proof */
+        const uint8_t *proof; /* JOB_SYNTHETIC_PCE, JOB_POREP_C2: 192-byte Filecoin proof */
         size_t proof_size;
         const char *proof_json;  /* JOB_GROTH16_SNARKJS: as snarkjs writes it */
         const char *public_json; /* JOB_GROTH16_SNARKJS */

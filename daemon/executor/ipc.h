@@ -55,7 +55,7 @@ struct ipc_task {
         uint32_t partition;
         char circuit_path[PATH_MAX]; /* .zkey (snarkjs) or PCE file */
         char key_path[PATH_MAX];     /* .zkey (snarkjs) or bellperson .params */
-        char witness_path[PATH_MAX]; /* .wtns */
+        char witness_path[PATH_MAX]; /* .wtns, or the C1 output of a PoRep job */
 };
 
 /* The worker's answer; fds: a/b/c (3 x 2^log_domain_size fr_t), witness (n_vars fr_t). */

@@ -139,6 +139,7 @@ static int load_entry(enum job_kind kind, const char *path, const char *circuit_
                 zkey_to_groth16_pk(e->zkey, &e->pk);
                 return 0;
         case JOB_SYNTHETIC_PCE:
+        case JOB_POREP_C2:
                 /* Keys come from the operator's own setup: the subgroup checks would
                  * double the load time (as cuzk prove --pce). */
                 r = bellperson_params_load(path, false, &e->params);
@@ -166,6 +167,7 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
         assert(ret);
         assert(ret_loaded_usec);
 
+        kind = job_kind_key(kind);
         *ret = prover_keys_find(keys, kind, path);
         if (*ret) {
                 *ret_loaded_usec = 0;
@@ -203,6 +205,7 @@ const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum j
                                           const char *path) {
         assert(keys);
         assert(path);
+        kind = job_kind_key(kind);
         for (struct key_entry *e = keys->entries; e; e = e->next)
                 if (e->kind == kind && strcmp(e->path, path) == 0)
                         return &e->pk;
@@ -214,6 +217,7 @@ int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char 
 
         assert(keys);
         assert(path);
+        kind = job_kind_key(kind);
         for (e = keys->entries; e; prev = e, e = e->next)
                 if (e->kind == kind && strcmp(e->path, path) == 0)
                         break;

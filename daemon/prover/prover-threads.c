@@ -287,7 +287,7 @@ static int encode_result(const struct prove_job *job, const struct groth16_proof
         uint8_t *map;
         int fd, r;
 
-        if (job->request.task.kind == JOB_SYNTHETIC_PCE) {
+        if (job->request.task.kind != JOB_GROTH16_SNARKJS) {
                 filecoin_proof_encode(filecoin, proof);
                 result->proof_bytes = sizeof(filecoin);
         } else {

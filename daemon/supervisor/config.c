@@ -285,6 +285,9 @@ static int parse_preload(const char *value, void *field) {
         for (char *id = strtok_r(buf, " \t", &save); id; id = strtok_r(NULL, " \t", &save)) {
                 const char *plus = strchr(id, '+');
 
+                /* The reference's PoRep ids ("porep-32g"): checked when they are preloaded. */
+                if (strncmp(id, "porep-", 6) == 0 && ++n <= CONFIG_DEVICES_MAX)
+                        continue;
                 if (id[0] != '/' || (plus && (plus[1] != '/' || strchr(plus + 1, '+'))) ||
                     ++n > CONFIG_DEVICES_MAX)
                         return -EINVAL;
@@ -374,8 +377,12 @@ const struct config_key config_keys[] = {
             "all, or up to 16 GPU ordinals (0 to 255, each once) and cpu entries separated by "
             "spaces or commas"),
         KEY("Prover", "Preload", parse_preload, preload, "a circuit list",
-            "up to 16 circuit ids separated by spaces, each a .zkey path or PCE+PARAMS, "
-            "absolute paths, 4095 characters in all"),
+            "up to 16 circuit ids separated by spaces, each a .zkey path or PCE+PARAMS "
+            "(absolute paths) or a PoRep id such as porep-32g, 4095 characters in all"),
+        KEY("Prover", "ParameterCache", parse_dir_path, parameter_cache, "a directory",
+            "an absolute path of at most 255 characters"),
+        KEY("Prover", "PceCache", parse_dir_path, pce_cache, "a directory",
+            "an absolute path of at most 255 characters"),
         KEY("GPU", "Lanes", parse_gpu_lanes, gpu_tuning.lanes, "a lane count", "1 to 4"),
         KEY("GPU", "SrsResidence", parse_gpu_srs_residence, gpu_tuning.srs, "an SRS residence",
             "auto, device or host"),
@@ -427,4 +434,17 @@ void config_init(struct config *config) {
                 .devices = {.all = true},
         };
         gpu_tuning_defaults(&config->gpu_tuning);
+        config_default_parameter_cache(config->parameter_cache, sizeof(config->parameter_cache));
+        snprintf(config->pce_cache, sizeof(config->pce_cache), "%s", CONFIG_DEFAULT_PCE_CACHE);
+}
+
+void config_default_parameter_cache(char *buf, size_t size) {
+        const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+
+        assert(buf);
+        /* Where the Filecoin stack (rust-fil-proofs, lotus fetch-params) puts the files. */
+        if (env && env[0] == '/' && strlen(env) < size)
+                snprintf(buf, size, "%s", env);
+        else
+                snprintf(buf, size, "%s", CONFIG_DEFAULT_PARAMETER_CACHE);
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cuda/gpu-tuning.h"
@@ -67,13 +68,23 @@ struct config {
         /* Preload= (empty): circuits every prover loads at start, before READY=1, separated
          * by spaces: a .zkey path, or PCE+PARAMS (the circuit ids jobs use) */
         char preload[4096];
+        /* ParameterCache=$FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters:
+         * the Groth16 parameter files of PoRep jobs, under the network's file names */
+        char parameter_cache[256];
+        char pce_cache[256]; /* PceCache=/var/cache/cuzk: each PoRep sector size's PCE */
         /* [GPU]: what an operator chooses about every GPU prover (cuda/gpu-tuning.h), handed
          * to each one when it opens its GPU: Lanes=2, SrsResidence=auto, MsmWindow=0 */
         struct gpu_tuning gpu_tuning;
 };
 
+#define CONFIG_DEFAULT_PARAMETER_CACHE "/var/tmp/filecoin-proof-parameters"
+#define CONFIG_DEFAULT_PCE_CACHE "/var/cache/cuzk"
+
 /* The defaults. */
 void config_init(struct config *config);
+/* ParameterCache='s default: $FIL_PROOFS_PARAMETER_CACHE when it is an absolute path that
+ * fits, else CONFIG_DEFAULT_PARAMETER_CACHE. */
+void config_default_parameter_cache(char *buf, size_t size);
 /* Reads path (missing: -ENOENT, left to the caller to ignore) into config,
  * overriding what it sets. Errors are logged with file:line. */
 int config_load_file(struct config *config, const char *path);

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "daemon/supervisor/status.h"
 #include "daemon/supervisor/preload.h"
 #include "daemon/supervisor/log-journal.h"
+#include "daemon/message-ids.h"
+#include "daemon/supervisor/job-porep.h"
 
 /* A job id unique across restarts: a count and random bits. */
 static void new_job_id(struct cuzkd *d, char *buf, size_t size) {
@@ -71,11 +74,55 @@ void cuzkd_job_forgotten(void *userdata, const struct job *job) {
                 log_error_errno(r, "job %s: cannot remove it from the spool: %m", job->id);
 }
 
+struct job_settings cuzkd_job_settings(const struct cuzkd *d) {
+        return (struct job_settings){
+                .prover_threads = d->config.prover_threads,
+                .parameter_cache = d->config.parameter_cache,
+                .pce_cache = d->config.pce_cache,
+        };
+}
+
+/* A job that ended FAILED as it came in (or when the spool brought it back): its result
+ * spooled, in the table for AwaitProof, counted. */
+static int add_failed_job(struct cuzkd *d, const char *id,
+                          const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
+                          const char *message, struct job **ret) {
+        Cuzk__V1__AwaitProofResponse failed = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        struct job *job = NULL;
+        int r;
+
+        failed.job_id = (char *)id;
+        failed.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        failed.error_message = (char *)message;
+        /* It ended now: its retention counts from here. */
+        failed.total_ms = (job_now_usec() - submitted_usec) / 1000;
+        (void)spool_save_result(d->spool, id, &failed);
+        r = job_new_ended(id, request, submitted_usec, &failed, &job);
+        if (r < 0)
+                return r;
+        r = job_table_add(&d->table, job);
+        if (r < 0) {
+                job_free(job);
+                return r;
+        }
+        metrics_job_ended(&d->metrics, job);
+        *ret = job;
+        return 0;
+}
+
+/* A PoRep job whose C1 output or parameters are wrong is accepted as a job that FAILED at
+ * once, with the reason, as the reference daemon answers Curio (it awaits every job it
+ * submitted); other kinds' bad requests are refused. */
+static bool fails_as_job(const Cuzk__V1__SubmitProofRequest *request, int r) {
+        return request->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && r != -ENOMEM;
+}
+
 /* Makes, spools and queues a job; on error *ret_status and message say why. */
 static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                   struct job **ret_job, enum grpc_status *ret_status, char *message,
                   size_t message_size) {
-        _cleanup_free_ char *wtns_path = NULL;
+        _cleanup_free_ char *input_path = NULL;
+        const struct job_settings settings = cuzkd_job_settings(d);
         struct job *job;
         char id[40];
         uint64_t now = job_now_usec();
@@ -92,15 +139,27 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                 return -ESHUTDOWN;
         }
         new_job_id(d, id, sizeof(id));
-        /* Spooled first: an inline witness becomes a file there, which the job reads. */
-        r = spool_save_job(d->spool, id, request, now, &wtns_path);
+        /* Spooled first: an inline witness or C1 output becomes a file there, which the job
+         * reads. */
+        r = spool_save_job(d->spool, id, request, now, &input_path);
         if (r < 0) {
                 *ret_status = GRPC_STATUS_INTERNAL;
                 snprintf(message, message_size, "cannot spool the job: %s", strerror(-r));
                 return r;
         }
-        r = job_new(id, request, wtns_path, now, d->config.prover_threads, &job, message,
-                    message_size);
+        r = job_new(id, request, input_path, now, &settings, &job, message, message_size);
+        if (r < 0 && fails_as_job(request, r)) {
+                log_fields(LOG_ERR, 0,
+                           LOG_FIELDS({"MESSAGE_ID", CUZK_MID_JOB_FAILED}, {"CUZK_JOB_ID", id},
+                                      {"CUZK_PROOF_KIND", "POREP_SEAL_COMMIT"}),
+                           "job %s failed as it came in: %s", id, message);
+                d->metrics.jobs_submitted++;
+                r = add_failed_job(d, id, request, now, message, ret_job);
+                if (r >= 0) {
+                        (*ret_job)->from_spool = false;
+                        return 0;
+                }
+        }
         if (r < 0) {
                 (void)spool_remove_job(d->spool, id);
                 *ret_status = status_for_error(r);
@@ -116,8 +175,9 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                 return r;
         }
         d->metrics.jobs_submitted++;
-        const char *kind =
-                job->inputs.kind == JOB_SYNTHETIC_PCE ? "SYNTHETIC_PCE" : "GROTH16_SNARKJS";
+        const char *kind = job->inputs.kind == JOB_POREP_C2        ? "POREP_SEAL_COMMIT"
+                           : job->inputs.kind == JOB_SYNTHETIC_PCE ? "SYNTHETIC_PCE"
+                                                                   : "GROTH16_SNARKJS";
         char partitions[16];
         snprintf(partitions, sizeof(partitions), "%u", job->inputs.partitions);
         log_fields(LOG_INFO, 0,
@@ -276,13 +336,21 @@ static int on_evict_srs(struct api_call *call, const Cuzk__V1__EvictSrsRequest *
                         void *userdata) {
         struct cuzkd *d = userdata;
         Cuzk__V1__EvictSrsResponse response = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+        const struct job_settings settings = cuzkd_job_settings(d);
+        char circuit[2 * PATH_MAX], message[1024];
         uint64_t freed = 0;
         int r;
 
         if (!request->circuit_id || !*request->circuit_id)
                 return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
                                        "circuit_id is required");
-        r = scheduler_evict(d->scheduler, request->circuit_id, &freed);
+        snprintf(circuit, sizeof(circuit), "%s", request->circuit_id);
+        /* "porep-32g": the reference's name of the circuit PoRep jobs of that size use. */
+        if (job_porep_is_circuit_alias(request->circuit_id) &&
+            job_porep_circuit_id(request->circuit_id, &settings, false, circuit, sizeof(circuit),
+                                 message, sizeof(message)) < 0)
+                return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "%s", message);
+        r = scheduler_evict(d->scheduler, circuit, &freed);
         if (r < 0 && r != -ENOENT)
                 return r;
         response.was_loaded = r >= 0;
@@ -312,9 +380,9 @@ const struct api_handler cuzkd_api_handler = {
 
 int cuzkd_load_spooled(void *userdata, const char *job_id,
                        const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                       const char *wtns_path, const Cuzk__V1__AwaitProofResponse *result) {
+                       const char *input_path, const Cuzk__V1__AwaitProofResponse *result) {
         struct cuzkd *d = userdata;
-        Cuzk__V1__AwaitProofResponse failed = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        const struct job_settings settings = cuzkd_job_settings(d);
         char message[1024] = "";
         struct job *job = NULL;
         int r;
@@ -327,18 +395,12 @@ int cuzkd_load_spooled(void *userdata, const char *job_id,
                         return 0;
                 }
         } else {
-                r = job_new(job_id, request, wtns_path, submitted_usec, d->config.prover_threads,
-                            &job, message, sizeof(message));
+                r = job_new(job_id, request, input_path, submitted_usec, &settings, &job, message,
+                            sizeof(message));
                 if (r < 0 && r != -ENOMEM) {
                         /* Its inputs went away while cuzkd was down: it fails, for good. */
                         log_error("spooled job %s cannot run again: %s", job_id, message);
-                        failed.job_id = (char *)job_id;
-                        failed.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-                        failed.error_message = message;
-                        /* It ended now: its retention counts from here. */
-                        failed.total_ms = (job_now_usec() - submitted_usec) / 1000;
-                        (void)spool_save_result(d->spool, job_id, &failed);
-                        r = job_new_ended(job_id, request, submitted_usec, &failed, &job);
+                        return add_failed_job(d, job_id, request, submitted_usec, message, &job);
                 }
         }
         if (r < 0)

@@ -17,6 +17,8 @@ void cuzkd_job_ended(void *userdata, struct job *job);
 void cuzkd_job_forgotten(void *userdata, const struct job *job);
 /* Queues a spooled job again at start-up (spool_load_all's callback); an ended one whose
  * ResultRetention= is over is dropped. */
+/* What jobs take from the configuration now (job_new's settings). */
+struct job_settings cuzkd_job_settings(const struct cuzkd *d);
 int cuzkd_load_spooled(void *userdata, const char *job_id,
                        const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                       const char *wtns_path, const Cuzk__V1__AwaitProofResponse *result);
+                       const char *input_path, const Cuzk__V1__AwaitProofResponse *result);

@@ -75,6 +75,7 @@ static void shape_from_sizes(unsigned log_domain_size, uint64_t n_vars, uint64_t
         };
 
         job_shape_split(log_domain_size, groth16_partition_bytes(&shape), ret);
+        ret->n_vars = n_vars;
 }
 
 /* Finds section `type` of a binfile-format file: its offset and size. */
@@ -234,6 +235,7 @@ int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_k
         assert(ret_key);
         if (strlen(key) >= size)
                 return -ENAMETOOLONG;
+        /* PoRep jobs' circuits are PCE+PARAMS too, and load the same kind of key. */
         *ret_kind = plus ? JOB_SYNTHETIC_PCE : JOB_GROTH16_SNARKJS;
         memcpy(ret_key, key, strlen(key) + 1);
         return 0;

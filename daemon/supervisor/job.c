@@ -11,6 +11,7 @@
 
 #include "common/cleanup.h"
 #include "daemon/supervisor/job.h"
+#include "daemon/supervisor/job-porep.h"
 
 static const char *const state_names[_JOB_STATE_MAX] = {
         [JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",     [JOB_COMPLETED] = "completed",
@@ -125,43 +126,50 @@ static int inputs_pce(struct job *job, const Cuzk__V1__SubmitProofRequest *reque
         return 0;
 }
 
-/* Partitions a job of this request has; 0 with a message when the kind is not ours. */
-static unsigned request_partitions(const Cuzk__V1__SubmitProofRequest *request) {
+/* Partitions a job of this request has: -EOPNOTSUPP with a message when the kind is not
+ * ours. */
+static int request_partitions(const Cuzk__V1__SubmitProofRequest *request, unsigned *ret, char *msg,
+                              size_t msg_size) {
+        const ProtobufCEnumValue *v;
+
         switch (request->proof_kind) {
         case CUZK__V1__PROOF_KIND__GROTH16_SNARKJS:
-                return 1;
+                *ret = 1;
+                return 0;
         case CUZK__V1__PROOF_KIND__SYNTHETIC_PCE:
                 /* proto3 cannot tell 0 from unset: one partition. */
-                return request->partitions ? request->partitions : 1;
-        default:
+                *ret = request->partitions ? request->partitions : 1;
                 return 0;
+        case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+                return job_porep_partitions(request, ret, msg, msg_size);
+        default:
+                v = protobuf_c_enum_descriptor_get_value(&cuzk__v1__proof_kind__descriptor,
+                                                         request->proof_kind);
+                snprintf(msg, msg_size,
+                         "proof kind %s (%d) is not implemented by cuzkd; it proves "
+                         "GROTH16_SNARKJS, SYNTHETIC_PCE and POREP_SEAL_COMMIT jobs",
+                         v ? v->name : "unknown", request->proof_kind);
+                return -EOPNOTSUPP;
         }
 }
 
 #define JOB_MAX_PARTITIONS 1024u
 
-int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *wtns_path,
-            uint64_t submitted_usec, unsigned prover_threads, struct job **ret, char *msg,
-            size_t msg_size) {
+int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *input_path,
+            uint64_t submitted_usec, const struct job_settings *settings, struct job **ret,
+            char *msg, size_t msg_size) {
         _cleanup_(job_freep) struct job *job = NULL;
-        unsigned partitions;
+        unsigned partitions = 0;
         int r;
 
         assert(id);
         assert(request);
+        assert(settings);
         assert(ret);
         assert(msg);
-        partitions = request_partitions(request);
-        if (partitions == 0) {
-                const ProtobufCEnumValue *v = protobuf_c_enum_descriptor_get_value(
-                        &cuzk__v1__proof_kind__descriptor, request->proof_kind);
-
-                snprintf(msg, msg_size,
-                         "proof kind %s (%d) is not implemented by cuzkd; it proves "
-                         "GROTH16_SNARKJS and SYNTHETIC_PCE jobs",
-                         v ? v->name : "unknown", request->proof_kind);
-                return -EOPNOTSUPP;
-        }
+        r = request_partitions(request, &partitions, msg, msg_size);
+        if (r < 0)
+                return r;
         if (partitions > JOB_MAX_PARTITIONS) {
                 snprintf(msg, msg_size, "partitions %u: at most %u", partitions,
                          JOB_MAX_PARTITIONS);
@@ -171,14 +179,28 @@ int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const c
         if (r < 0)
                 return r;
         if (request->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_SNARKJS)
-                r = inputs_snarkjs(job, request, wtns_path ? wtns_path : request->wtns_path,
-                                   prover_threads, msg, msg_size);
+                r = inputs_snarkjs(job, request, input_path ? input_path : request->wtns_path,
+                                   settings->prover_threads, msg, msg_size);
+        else if (request->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
+                r = job_porep_inputs(job, request, input_path, settings, msg, msg_size);
         else
-                r = inputs_pce(job, request, prover_threads, msg, msg_size);
+                r = inputs_pce(job, request, settings->prover_threads, msg, msg_size);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(job);
         return 0;
+}
+
+enum job_kind job_kind_of_request(const Cuzk__V1__SubmitProofRequest *request) {
+        assert(request);
+        switch (request->proof_kind) {
+        case CUZK__V1__PROOF_KIND__SYNTHETIC_PCE:
+                return JOB_SYNTHETIC_PCE;
+        case CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT:
+                return JOB_POREP_C2;
+        default:
+                return JOB_GROTH16_SNARKJS;
+        }
 }
 
 static enum job_state state_of_status(Cuzk__V1__AwaitProofResponse__Status status) {
@@ -207,9 +229,7 @@ int job_new_ended(const char *id, const Cuzk__V1__SubmitProofRequest *request,
                 return r;
         job->state = state_of_status(result->status);
         job->from_spool = true;
-        job->inputs.kind = request->proof_kind == CUZK__V1__PROOF_KIND__SYNTHETIC_PCE
-                                   ? JOB_SYNTHETIC_PCE
-                                   : JOB_GROTH16_SNARKJS;
+        job->inputs.kind = job_kind_of_request(request);
         snprintf(job->error_message, sizeof(job->error_message), "%s",
                  result->error_message ? result->error_message : "");
         if (dup_string(result->proof_json, &job->proof_json) < 0 ||
@@ -241,6 +261,8 @@ struct job *job_free(struct job *job) {
         free(job->pce_path);
         free(job->params_path);
         free(job->witness_path);
+        free(job->c1_path);
+        job_porep_free(job->porep);
         free(job->partitions);
         free(job->proof_json);
         free(job->public_json);
@@ -262,7 +284,7 @@ void job_end(struct job *job, enum job_state state, uint64_t now_usec, const cha
                 vsnprintf(job->error_message, sizeof(job->error_message), format, ap);
                 va_end(ap);
         }
-        if (state == JOB_COMPLETED && job->inputs.kind == JOB_SYNTHETIC_PCE) {
+        if (state == JOB_COMPLETED && job_kind_has_filecoin_proofs(job->inputs.kind)) {
                 size_t size = (size_t)job->inputs.partitions * sizeof(job->partitions[0].proof);
 
                 job->proof = malloc(size);

@@ -32,6 +32,7 @@ enum partition_state {
 /* What one partition of the job's circuit reserves, and the circuit's shared bytes (SRS,
  * PCE) reserved once while any partition of the circuit runs. */
 struct job_shape {
+        uint64_t n_vars;     /* the circuit's wires */
         uint64_t abc_bytes;  /* a, b, c: given back at abc_released */
         uint64_t rest_bytes; /* the rest: given back when the partition finishes */
         uint64_t shared_bytes;
@@ -44,8 +45,17 @@ struct job_partition {
         unsigned attempts;
         uint64_t task_id;               /* of the running attempt */
         struct reservation reservation; /* of the running attempt (reservation.h) */
-        uint8_t proof[192];             /* JOB_SYNTHETIC_PCE, when done */
+        uint8_t proof[192];             /* JOB_SYNTHETIC_PCE, JOB_POREP_C2, when done */
 };
+
+/* What job_new takes from the configuration. */
+struct job_settings {
+        unsigned prover_threads;     /* sizes the MSM scratch as the prover will run it */
+        const char *parameter_cache; /* ParameterCache=: the network's .params and .vk files */
+        const char *pce_cache;       /* PceCache=: the PoRep PCE of each sector size */
+};
+
+struct job_porep; /* job-porep.h */
 
 struct job {
         char id[40];
@@ -55,8 +65,9 @@ struct job {
         uint64_t sequence;       /* arrival order, ties of submitted_usec */
 
         struct job_inputs inputs; /* its strings point into owned copies below */
-        char *zkey_path, *wtns_path, *pce_path, *params_path, *witness_path;
+        char *zkey_path, *wtns_path, *pce_path, *params_path, *witness_path, *c1_path;
         struct job_shape shape;
+        struct job_porep *porep; /* JOB_POREP_C2: its verifying key and public inputs */
 
         enum job_state state;
         struct job_partition *partitions; /* inputs.partitions */
@@ -81,16 +92,20 @@ const char *job_state_name(enum job_state state);
 bool job_state_is_final(enum job_state state);
 
 /*
- * Checks a SubmitProofRequest and makes a job of it: kind (GROTH16_SNARKJS, SYNTHETIC_PCE;
- * others -EOPNOTSUPP), the input files present and readable, the circuit's shape from the
- * .zkey or .pce header. wtns_path overrides request->wtns_path (an inline witness the
- * spool wrote). On error *ret_message says what is wrong, naming the file or field:
- * -EINVAL bad request, -EOPNOTSUPP unimplemented kind, -ENOENT/-EACCES a file.
- * prover_threads sizes the MSM scratch as the prover will run it.
+ * Checks a SubmitProofRequest and makes a job of it: kind (GROTH16_SNARKJS, SYNTHETIC_PCE,
+ * POREP_SEAL_COMMIT; others -EOPNOTSUPP), the input files present and readable, the
+ * circuit's shape from the .zkey or .pce header; a PoRep job's C1 output and parameters
+ * checked whole (job-porep.h). input_path is the file the spool wrote the request's inline
+ * input to: the witness (it overrides request->wtns_path) or a PoRep job's vanilla_proof.
+ * On error *ret_message says what is wrong, naming the file or field: -EINVAL bad request,
+ * -EBADMSG a C1 output that fails its check, -EOPNOTSUPP unimplemented kind,
+ * -ENOENT/-EACCES a file.
  */
-int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *wtns_path,
-            uint64_t submitted_usec, unsigned prover_threads, struct job **ret, char *ret_message,
-            size_t message_size);
+int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *input_path,
+            uint64_t submitted_usec, const struct job_settings *settings, struct job **ret,
+            char *ret_message, size_t message_size);
+/* The job kind of a request's proof kind (GROTH16_SNARKJS for the kinds cuzkd refuses). */
+enum job_kind job_kind_of_request(const Cuzk__V1__SubmitProofRequest *request);
 /* A job that ended before this run: its request id and result from the spool. */
 int job_new_ended(const char *id, const Cuzk__V1__SubmitProofRequest *request,
                   uint64_t submitted_usec, const Cuzk__V1__AwaitProofResponse *result,
@@ -107,6 +122,12 @@ void job_end(struct job *job, enum job_state state, uint64_t now_usec, const cha
 
 /* The job's AwaitProofResponse; its pointers borrow from job. */
 void job_result(const struct job *job, Cuzk__V1__AwaitProofResponse *ret);
+
+/* Whether the job's answer is the partitions' 192-byte proofs concatenated (not snarkjs's
+ * JSON). */
+static inline bool job_kind_has_filecoin_proofs(enum job_kind kind) {
+        return kind == JOB_SYNTHETIC_PCE || kind == JOB_POREP_C2;
+}
 
 /* The circuit's shape from its files (job-shape.c). */
 int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job_shape *ret,

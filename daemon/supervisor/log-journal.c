@@ -110,6 +110,27 @@ int log_journal_entry_build(struct log_journal_entry *entry, int level, const ch
         return left_out;
 }
 
+static char *capture_buf;
+static size_t capture_size;
+
+void log_journal_capture(char *buf, size_t size) {
+        assert(!buf || size > 0);
+        capture_buf = buf;
+        capture_size = size;
+}
+
+static void capture_note(int level, const char *message) {
+        if (capture_buf && level <= LOG_ERR)
+                snprintf(capture_buf, capture_size, "%s", message);
+}
+
+/* cuzkd's stderr sink: as common/log.c prints without one, and the capture. */
+static void log_stderr_sink(int level, const char *message, void *userdata) {
+        (void)userdata;
+        capture_note(level, message);
+        fprintf(stderr, "%s\n", message);
+}
+
 void log_journal_sink(int level, const char *message, void *userdata) {
         const struct log_fields_context *c = log_fields_current;
         struct log_journal_entry entry;
@@ -117,6 +138,7 @@ void log_journal_sink(int level, const char *message, void *userdata) {
 
         (void)userdata;
         assert(message);
+        capture_note(level, message);
 
         if (level < LOG_EMERG || level > LOG_DEBUG)
                 level = LOG_ERR;
@@ -184,11 +206,11 @@ enum config_log_target log_journal_setup(enum config_log_target target) {
                                  ? CONFIG_LOG_JOURNAL
                                  : CONFIG_LOG_STDERR;
         else if (target == CONFIG_LOG_JOURNAL && !journald) {
-                log_set_sink(NULL, NULL);
+                log_set_sink(log_stderr_sink, NULL);
                 log_warning("LogTarget=journal: " JOURNAL_SOCKET
                             " does not exist (journald is not running), logging to stderr");
                 return CONFIG_LOG_STDERR;
         }
-        log_set_sink(target == CONFIG_LOG_JOURNAL ? log_journal_sink : NULL, NULL);
+        log_set_sink(target == CONFIG_LOG_JOURNAL ? log_journal_sink : log_stderr_sink, NULL);
         return target;
 }

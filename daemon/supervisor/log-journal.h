@@ -41,6 +41,10 @@ int log_fields_internal(int level, int error, const char *file, int line, const 
  * missing (sd_journal_sendv() would drop every message silently there).
  * Installs the sink (log_set_sink) and returns the target chosen. */
 enum config_log_target log_journal_setup(enum config_log_target target);
+/* While buf is set, the sink log_journal_setup() installs also copies the latest message at
+ * LOG_ERR or worse into it, so that what a parser said in the log can be said to a client
+ * too (a job's error message). NULL stops. */
+void log_journal_capture(char *buf, size_t size);
 /* Whether fd is the stream that journal_stream ("DEV:INODE", the value of
  * $JOURNAL_STREAM; NULL: not set) names. */
 bool log_journal_stream_is(int fd, const char *journal_stream);

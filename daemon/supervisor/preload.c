@@ -11,6 +11,8 @@
 
 #include "common/log.h"
 #include "daemon/supervisor/cuzkd.h"
+#include "daemon/supervisor/handlers.h"
+#include "daemon/supervisor/job-porep.h"
 
 /* The size of a circuit file; -ENOENT (or what stat says) with a message. */
 static int file_bytes(const char *path, uint64_t *ret, char *message, size_t message_size) {
@@ -32,12 +34,21 @@ static int file_bytes(const char *path, uint64_t *ret, char *message, size_t mes
 
 int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, uint64_t *ret_bytes,
                     char *message, size_t message_size) {
-        char pce[PATH_MAX], key[PATH_MAX];
+        char pce[PATH_MAX], key[PATH_MAX], resolved[2 * PATH_MAX];
+        const struct job_settings settings = cuzkd_job_settings(d);
         uint64_t pce_bytes = 0, key_bytes = 0;
         enum job_kind kind;
         int r;
 
         assert(d && circuit_id && ret_already && ret_bytes && message);
+        /* "porep-32g": the circuit PoRep jobs of that size use, its PCE built if need be. */
+        if (job_porep_is_circuit_alias(circuit_id)) {
+                r = job_porep_circuit_id(circuit_id, &settings, true, resolved, sizeof(resolved),
+                                         message, message_size);
+                if (r < 0)
+                        return r;
+                circuit_id = resolved;
+        }
         if (job_circuit_key(circuit_id, &kind, key, sizeof(key)) < 0 ||
             strlen(circuit_id) >= sizeof(pce)) {
                 snprintf(message, message_size, "circuit %s: a path is too long", circuit_id);

@@ -13,6 +13,7 @@
 #include "daemon/supervisor/circuit-cache.h"
 #include "daemon/supervisor/reservation.h"
 #include "daemon/supervisor/scheduler.h"
+#include "daemon/supervisor/job-porep.h"
 
 struct scheduler {
         sd_event *event;
@@ -467,7 +468,7 @@ static void on_abc_released(void *userdata, uint64_t task_id) {
 }
 
 static int store_proof(struct job *job, unsigned partition, const struct executor_result *r) {
-        if (job->inputs.kind == JOB_SYNTHETIC_PCE) {
+        if (job_kind_has_filecoin_proofs(job->inputs.kind)) {
                 if (!r->proof || r->proof_size != sizeof(job->partitions[partition].proof))
                         return -EBADMSG;
                 memcpy(job->partitions[partition].proof, r->proof, r->proof_size);
@@ -492,6 +493,14 @@ static void partition_succeeded(struct scheduler *s, struct job *job, unsigned i
                 snprintf(message, sizeof(message),
                          "partition %u: the executor returned no usable proof (%s)", i,
                          strerror(-r));
+                end_job(s, job, JOB_FAILED, message);
+                return;
+        }
+        /* A PoRep partition is verified before the job can complete: a proof that does not
+         * verify fails the job (a wrong key or a bug; proving it again would not help). */
+        if (job->inputs.kind == JOB_POREP_C2 &&
+            job_porep_verify(job, i, job->partitions[i].proof, sizeof(job->partitions[i].proof),
+                             message, sizeof(message)) < 0) {
                 end_job(s, job, JOB_FAILED, message);
                 return;
         }

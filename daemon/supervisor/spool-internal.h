@@ -15,6 +15,7 @@
 #define SPOOL_RESULT "result.pb"
 #define SPOOL_META "meta"
 #define SPOOL_WTNS "input.wtns"
+#define SPOOL_C1 "input.c1"
 #define SPOOL_CORRUPT_SUFFIX ".corrupt"
 #define SPOOL_JOB_ID_MAX 128
 /* A meta file is two short lines; anything larger is not one. */

@@ -247,7 +247,7 @@ static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
         _cleanup_(request_freep) Cuzk__V1__SubmitProofRequest *request = NULL;
         _cleanup_(result_freep) Cuzk__V1__AwaitProofResponse *result = NULL;
         _cleanup_free_ uint8_t *buf = NULL;
-        _cleanup_free_ char *wtns_path = NULL;
+        _cleanup_free_ char *input_path = NULL;
         _cleanup_close_ int job_fd = -EBADF;
         struct stat st;
         size_t size;
@@ -287,12 +287,18 @@ static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
                 }
         }
 
-        if (fstatat(job_fd, SPOOL_WTNS, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            asprintf(&wtns_path, "%s/%s/" SPOOL_WTNS, spool->dir, entry->job_id) < 0)
-                return log_error_errno(ENOMEM, "spool %s: out of memory", spool->dir);
+        /* The inline input: a witness, or a PoRep job's C1 output. */
+        for (size_t i = 0; i < 2 && !input_path; i++) {
+                const char *name = i == 0 ? SPOOL_WTNS : SPOOL_C1;
+
+                if (fstatat(job_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    asprintf(&input_path, "%s/%s/%s", spool->dir, entry->job_id, name) < 0)
+                        return log_error_errno(ENOMEM, "spool %s: out of memory", spool->dir);
+        }
 
         *ret_loaded = true;
-        return callback(userdata, entry->job_id, request, entry->submitted_usec, wtns_path, result);
+        return callback(userdata, entry->job_id, request, entry->submitted_usec, input_path,
+                        result);
 }
 
 int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {

@@ -148,15 +148,34 @@ int spool_remove_dir_at(int parent_fd, const char *name) {
         return 0;
 }
 
+/* The request's inline input, stored once as a file of its own (NULL: none): the witness,
+ * or a PoRep job's C1 output (up to ~51 MB at 32 GiB), which the worker reads by path. */
+static const ProtobufCBinaryData *inline_input(const Cuzk__V1__SubmitProofRequest *request,
+                                               const char **ret_name) {
+        if (request->wtns.len > 0) {
+                *ret_name = SPOOL_WTNS;
+                return &request->wtns;
+        }
+        if (request->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT &&
+            request->vanilla_proof.len > 0) {
+                *ret_name = SPOOL_C1;
+                return &request->vanilla_proof;
+        }
+        return NULL;
+}
+
 static int pack_request(const Cuzk__V1__SubmitProofRequest *request, uint8_t **ret,
                         size_t *ret_size) {
-        /* The inline witness is stored once, as input.wtns. */
         Cuzk__V1__SubmitProofRequest without_wtns = *request;
+        const char *name;
+        const ProtobufCBinaryData *input = inline_input(request, &name);
         size_t size;
         uint8_t *buf;
 
-        without_wtns.wtns.data = NULL;
-        without_wtns.wtns.len = 0;
+        if (input == &request->wtns)
+                without_wtns.wtns = (ProtobufCBinaryData){0};
+        else if (input)
+                without_wtns.vanilla_proof = (ProtobufCBinaryData){0};
         size = cuzk__v1__submit_proof_request__get_packed_size(&without_wtns);
         buf = malloc(size ? size : 1);
         if (!buf)
@@ -203,12 +222,13 @@ static int format_meta(const char *request_id, uint64_t submitted_usec, char **r
 
 int spool_save_job(struct spool *spool, const char *job_id,
                    const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                   char **ret_wtns_path) {
+                   char **ret_input_path) {
         _cleanup_free_ uint8_t *packed = NULL;
-        _cleanup_free_ char *meta = NULL, *wtns_path = NULL;
+        _cleanup_free_ char *meta = NULL, *input_path = NULL;
         _cleanup_close_ int tmp_fd = -EBADF;
         char tmp_name[NAME_MAX + 1];
-        bool has_wtns;
+        const ProtobufCBinaryData *input;
+        const char *input_name = NULL;
         size_t packed_size;
         struct stat st;
         int r;
@@ -223,8 +243,8 @@ int spool_save_job(struct spool *spool, const char *job_id,
         if (fstatat(spool->dir_fd, job_id, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 return log_error_errno(EEXIST, "spool %s: job %s is already spooled", spool->dir,
                                        job_id);
-        has_wtns = request->wtns.len > 0;
-        if (has_wtns && asprintf(&wtns_path, "%s/%s/" SPOOL_WTNS, spool->dir, job_id) < 0)
+        input = inline_input(request, &input_name);
+        if (input && asprintf(&input_path, "%s/%s/%s", spool->dir, job_id, input_name) < 0)
                 return log_error_errno(ENOMEM, "spool %s: job %s: out of memory", spool->dir,
                                        job_id);
         r = pack_request(request, &packed, &packed_size);
@@ -251,8 +271,8 @@ int spool_save_job(struct spool *spool, const char *job_id,
                                          SPOOL_FILE_MODE);
         if (r == 0)
                 r = atomic_file_write_at(tmp_fd, SPOOL_META, meta, strlen(meta), SPOOL_FILE_MODE);
-        if (r == 0 && has_wtns)
-                r = atomic_file_write_at(tmp_fd, SPOOL_WTNS, request->wtns.data, request->wtns.len,
+        if (r == 0 && input)
+                r = atomic_file_write_at(tmp_fd, input_name, input->data, input->len,
                                          SPOOL_FILE_MODE);
         if (r == 0 && renameat(spool->dir_fd, tmp_name, spool->dir_fd, job_id) < 0)
                 r = -errno;
@@ -263,10 +283,10 @@ int spool_save_job(struct spool *spool, const char *job_id,
                 return log_error_errno(r, "spool %s: job %s: cannot write it to disk: %m",
                                        spool->dir, job_id);
         }
-        log_debug("spool %s: job %s saved (%zu bytes of request, %zu of witness)", spool->dir,
-                  job_id, packed_size, request->wtns.len);
-        if (ret_wtns_path)
-                *ret_wtns_path = TAKE_PTR(wtns_path);
+        log_debug("spool %s: job %s saved (%zu bytes of request, %zu of inline input)", spool->dir,
+                  job_id, packed_size, input ? input->len : 0);
+        if (ret_input_path)
+                *ret_input_path = TAKE_PTR(input_path);
         return 0;
 }
 

@@ -4,9 +4,10 @@
  * a restart of cuzkd (crash, SIGTERM, reboot) loses nothing.
  *
  *   <dir>/<job_id>/request.pb   the SubmitProofRequest as received (with
- *                               the inline witness moved out to input.wtns)
+ *                               its inline input moved out to input.*)
  *   <dir>/<job_id>/meta         submission time and the request id
  *   <dir>/<job_id>/input.wtns   an inline witness (SubmitProofRequest.wtns)
+ *   <dir>/<job_id>/input.c1     a PoRep job's C1 output (vanilla_proof)
  *   <dir>/<job_id>/result.pb    the AwaitProofResponse once the job ended
  *
  * Each file is written to a temporary name, fsync()ed and renamed, then
@@ -27,11 +28,12 @@ int spool_open(const char *dir, struct spool **ret);
 void spool_free(struct spool *spool);
 
 /* Saves an accepted job. If request->wtns is set, its bytes go to
- * input.wtns and *ret_wtns_path (malloc'd, may be NULL when the request had
- * no inline witness) names that file. */
+ * input.wtns (a PoRep job's vanilla_proof to input.c1) and *ret_input_path
+ * (malloc'd, may be NULL when the request had no inline input) names that
+ * file. */
 int spool_save_job(struct spool *spool, const char *job_id,
                    const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                   char **ret_wtns_path);
+                   char **ret_input_path);
 /* Records a finished job's answer (completed, failed or cancelled). */
 int spool_save_result(struct spool *spool, const char *job_id,
                       const Cuzk__V1__AwaitProofResponse *result);
@@ -39,10 +41,10 @@ int spool_save_result(struct spool *spool, const char *job_id,
 int spool_remove_job(struct spool *spool, const char *job_id);
 
 /* Called once per spooled job, oldest first. request and result (NULL for
- * an unfinished job) are valid during the call; wtns_path is input.wtns or
- * NULL. A negative return stops the walk and is returned. A job directory
+ * an unfinished job) are valid during the call; input_path is input.wtns,
+ * input.c1 or NULL. A negative return stops the walk and is returned. A job directory
  * that cannot be read is logged, renamed to <job_id>.corrupt and skipped. */
 typedef int (*spool_job_fn)(void *userdata, const char *job_id,
                             const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                            const char *wtns_path, const Cuzk__V1__AwaitProofResponse *result);
+                            const char *input_path, const Cuzk__V1__AwaitProofResponse *result);
 int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata);

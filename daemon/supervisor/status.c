@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "common/cleanup.h"
+#include "daemon/supervisor/handlers.h"
+#include "daemon/supervisor/job-porep.h"
 #include "daemon/supervisor/status.h"
 
 #define STATUS_MAX_SRS 64
@@ -15,9 +17,11 @@
 static const char *const kind_names[] = {
         [JOB_GROTH16_SNARKJS] = "GROTH16_SNARKJS",
         [JOB_SYNTHETIC_PCE] = "SYNTHETIC_PCE",
+        [JOB_POREP_C2] = "POREP_SEAL_COMMIT",
 };
 
 struct srs_list {
+        struct job_settings settings; /* to name PoRep circuits as the reference does */
         Cuzk__V1__SRSStatus items[STATUS_MAX_SRS];
         Cuzk__V1__SRSStatus *pointers[STATUS_MAX_SRS];
         size_t n;
@@ -27,12 +31,16 @@ static void add_srs(void *userdata, const char *circuit_id, uint64_t bytes, unsi
                     bool preloaded) {
         struct srs_list *list = userdata;
         Cuzk__V1__SRSStatus *s;
+        char alias[32];
 
         (void)preloaded;
         if (list->n == STATUS_MAX_SRS)
                 return;
         s = &list->items[list->n];
         cuzk__v1__srsstatus__init(s);
+        /* A PoRep size's circuit by the reference's id ("porep-32g"), which PreloadSRS takes. */
+        if (job_porep_circuit_alias(circuit_id, &list->settings, alias, sizeof(alias)) > 0)
+                circuit_id = alias;
         s->circuit_id = strdup(circuit_id);
         s->tier = CUZK__V1__SRSSTATUS__TIER__HOT;
         s->size_bytes = bytes;
@@ -154,6 +162,7 @@ int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         list = calloc(1, sizeof(*list));
         if (!list)
                 return -ENOMEM;
+        list->settings = cuzkd_job_settings(d);
         scheduler_foreach_circuit(d->scheduler, add_srs, list);
         /* The response points into the list; status_response_done() finds it from there. */
         r->loaded_srs = list->pointers;

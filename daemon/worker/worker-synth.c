@@ -9,10 +9,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "circuits/cs/cs.h"
 #include "circuits/pce-file.h"
+#include "circuits/porep/stacked.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/executor/executor.h"
+#include "filecoin/c1/c1.h"
+#include "formats/bellperson_io.h"
 #include "formats/wtns.h"
 #include "formats/zkey-constraints.h"
 #include "zk/groth16.h"
@@ -68,9 +72,9 @@ static int evaluate_pce(const void *circuit, const fr_t *w, size_t n_vars, unsig
         return pce_evaluate(circuit, w, n_vars, log_domain_size, a, b, c);
 }
 
-/* The two memfds from a loaded circuit and witness. */
+/* The two memfds from a loaded circuit and witness (n_values values). */
 static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const void *circuit,
-                        const struct wtns *w, unsigned log_domain_size,
+                        const fr_t *values, size_t n_values, unsigned log_domain_size,
                         struct worker_synth_output *ret) {
         _cleanup_(filling_release) struct filling abc = {.fd = -EBADF}, wit = {.fd = -EBADF};
         const size_t n = (size_t)1 << log_domain_size;
@@ -80,16 +84,16 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
         r = filling_new("cuzk-abc", 3 * n * sizeof(fr_t), &abc);
         if (r < 0)
                 return r;
-        r = filling_new("cuzk-witness", (size_t)w->n_values * sizeof(fr_t), &wit);
+        r = filling_new("cuzk-witness", n_values * sizeof(fr_t), &wit);
         if (r < 0)
                 return r;
         a = abc.map;
-        r = evaluate(circuit, w->values, w->n_values, log_domain_size, a, a + n, a + 2 * n);
+        r = evaluate(circuit, values, n_values, log_domain_size, a, a + n, a + 2 * n);
         if (r < 0)
                 return log_error_errno(r,
                                        "%s: evaluating the constraints on 2^%u points failed: %m",
                                        circuit_path, log_domain_size);
-        memcpy(wit.map, w->values, (size_t)w->n_values * sizeof(fr_t));
+        memcpy(wit.map, values, n_values * sizeof(fr_t));
 
         r = filling_finish(&abc, true, &ret->abc_fd); /* the CPU prover writes H here */
         if (r < 0)
@@ -99,7 +103,7 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
                 close(TAKE_FD(ret->abc_fd));
                 return r;
         }
-        ret->n_vars = w->n_values;
+        ret->n_vars = n_values;
         ret->log_domain_size = log_domain_size;
         return 0;
 }
@@ -129,7 +133,8 @@ static int synthesize_snarkjs(const struct ipc_task *task, struct worker_synth_o
         r = check_witness_length(task->witness_path, w, task->circuit_path, zc.n_vars);
         if (r < 0)
                 return r;
-        return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w, zc.log2_domain_size, ret);
+        return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w->values, w->n_values,
+                            zc.log2_domain_size, ret);
 }
 
 static int synthesize_pce(const struct ipc_task *task, struct worker_synth_output *ret) {
@@ -146,7 +151,59 @@ static int synthesize_pce(const struct ipc_task *task, struct worker_synth_outpu
         r = check_witness_length(task->witness_path, w, task->circuit_path, pce->n_cols);
         if (r < 0)
                 return r;
-        return fill_outputs(task->circuit_path, evaluate_pce, pce, w, pce_log_domain_size(pce),
+        return fill_outputs(task->circuit_path, evaluate_pce, pce, w->values, w->n_values,
+                            pce_log_domain_size(pce), ret);
+}
+
+/* Partition k's full witness (PCE column order) from the C1 output at c1_path, bare or in
+ * Curio's envelope (the supervisor checked it when the job came in). */
+static int porep_partition_witness(const char *c1_path, unsigned k, fr_t **ret, size_t *ret_n) {
+        _cleanup_(c1_output_freep) struct c1_output *c1 = NULL;
+        _cleanup_(cs_freep) struct cs *cs = NULL;
+        struct bellperson_map map;
+        int r;
+
+        r = bellperson_map_file(c1_path, &map);
+        if (r < 0)
+                return r;
+        r = c1_parse_any((const char *)map.data, map.size, c1_path, &c1, NULL);
+        bellperson_unmap_file(&map);
+        if (r < 0)
+                return r;
+        if (k >= c1->n_partitions)
+                return log_error_errno(EINVAL, "%s: partition %u, the C1 output has %u", c1_path, k,
+                                       c1->n_partitions);
+        r = porep_circuit_witness(c1, k, &cs);
+        if (r >= 0)
+                r = cs_witness_full(cs, ret, ret_n);
+        if (r < 0)
+                return log_error_errno(r, "%s: partition %u: cannot compute its witness: %m",
+                                       c1_path, k);
+        return 0;
+}
+
+/* A PoRep task: the witness first, its C1 and constraint system freed before the memfds are
+ * made, so that the worker's peak holds the witness twice (its copy and the memfd's), never
+ * beside the C1 and a/b/c at once. */
+static int synthesize_porep(const struct ipc_task *task, struct worker_synth_output *ret) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        size_t n = 0;
+        int r;
+
+        r = porep_partition_witness(task->witness_path, task->partition, &w, &n);
+        if (r < 0)
+                return r;
+        r = pce_load(task->circuit_path, &pce);
+        if (r < 0)
+                return r;
+        if (n != pce->n_cols)
+                return log_error_errno(EINVAL,
+                                       "%s: partition %" PRIu32 " has %zu witness values, %s "
+                                       "expects %" PRIu32,
+                                       task->witness_path, task->partition, n, task->circuit_path,
+                                       pce->n_cols);
+        return fill_outputs(task->circuit_path, evaluate_pce, pce, w, n, pce_log_domain_size(pce),
                             ret);
 }
 
@@ -163,6 +220,9 @@ int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *r
                 break;
         case JOB_SYNTHETIC_PCE:
                 r = synthesize_pce(task, &out);
+                break;
+        case JOB_POREP_C2:
+                r = synthesize_porep(task, &out);
                 break;
         default:
                 return log_error_errno(EINVAL, "Task %" PRIu64 ": unknown job kind %" PRIu32,

@@ -9,7 +9,10 @@
  *   synthetic jobs   the PCE file (mapped) and the .wtns; every partition
  *                    of a synthetic job proves the same witness (the
  *                    workload is a stand-in for PoRep's partitions, which
- *                    share one circuit), each with its own r, s.
+ *                    share one circuit), each with its own r, s;
+ *   PoRep jobs       the C1 output: partition k's witness computed from it
+ *                    (circuits/porep/stacked.h), a, b, c from the sector
+ *                    size's PCE file (mapped).
  */
 #pragma once
 

@@ -190,30 +190,48 @@ static void test_shape_pce(void **state) {
 
 static void test_job_new_checks(void **state) {
         Cuzk__V1__SubmitProofRequest req = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        const struct job_settings settings = {
+                .parameter_cache = "/nonexistent/params",
+                .pce_cache = "/nonexistent/pce",
+        };
+        const struct job_settings *s = &settings;
         struct job *job = NULL;
         char msg[1024];
         (void)state;
 
-        req.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
-        assert_int_equal(job_new("j", &req, NULL, 1, 0, &job, msg, sizeof(msg)), -EOPNOTSUPP);
-        assert_non_null(strstr(msg, "POREP_SEAL_COMMIT"));
+        req.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EOPNOTSUPP);
+        assert_non_null(strstr(msg, "WINDOW_POST_PARTITION"));
         assert_non_null(strstr(msg, "not implemented"));
 
+        /* PoRep: the registered proof first, then the C1 output. */
+        req.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+        req.registered_proof = 15; /* StackedDrg2KiBV1_2_Feat_NonInteractivePoRep */
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EOPNOTSUPP);
+        assert_non_null(strstr(msg, "non-interactive PoRep is not supported yet"));
+        req.registered_proof = 20;
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "registered_proof 20: not a RegisteredSealProof"));
+        req.registered_proof = 5;
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "vanilla_proof is required"));
+        req.registered_proof = 0;
+
         req.proof_kind = CUZK__V1__PROOF_KIND__GROTH16_SNARKJS;
-        assert_int_equal(job_new("j", &req, NULL, 1, 0, &job, msg, sizeof(msg)), -EINVAL);
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
         assert_string_equal(msg, "zkey_path is required");
         req.zkey_path = (char *)"/nonexistent/c.zkey";
-        assert_int_equal(job_new("j", &req, NULL, 1, 0, &job, msg, sizeof(msg)), -ENOENT);
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -ENOENT);
         assert_string_equal(msg, "zkey_path /nonexistent/c.zkey: No such file or directory");
 
         req.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
         req.pce_path = (char *)"/dev/null";
         req.params_path = (char *)"/nonexistent/p.params";
-        assert_int_equal(job_new("j", &req, NULL, 1, 0, &job, msg, sizeof(msg)), -ENOENT);
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -ENOENT);
         assert_non_null(strstr(msg, "params_path /nonexistent/p.params"));
         req.params_path = (char *)"/dev/null";
         req.witness_path = (char *)"/dev/null";
-        assert_int_equal(job_new("j", &req, NULL, 1, 0, &job, msg, sizeof(msg)), -EINVAL);
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
         assert_string_equal(msg, "/dev/null: not a regular file");
         assert_null(job);
 }

@@ -34,6 +34,8 @@ static int setup(void **state) {
         snprintf(f->conf, sizeof(f->conf), "%s/cuzkd.conf", f->dir);
         snprintf(f->dropins, sizeof(f->dropins), "%s/cuzkd.conf.d", f->dir);
         test_log_capture(LOG_INFO);
+        /* The defaults must not depend on the environment the tests run in. */
+        unsetenv("FIL_PROOFS_PARAMETER_CACHE");
         *state = f;
         return 0;
 }
@@ -94,7 +96,18 @@ static void test_defaults(void **state) {
         assert_int_equal(c.gpu_tuning.lanes, 2);
         assert_int_equal(c.gpu_tuning.srs, GPU_SRS_AUTO);
         assert_int_equal(c.gpu_tuning.msm_window_bits, 0);
+        assert_string_equal(c.parameter_cache, "/var/tmp/filecoin-proof-parameters");
+        assert_string_equal(c.pce_cache, "/var/cache/cuzk");
         assert_int_equal(test_log_errors(), 0);
+
+        /* ParameterCache= follows the Filecoin stack's variable, when it is a usable path. */
+        setenv("FIL_PROOFS_PARAMETER_CACHE", "/srv/params", 1);
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_string_equal(c.parameter_cache, "/srv/params");
+        setenv("FIL_PROOFS_PARAMETER_CACHE", "relative/params", 1);
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_string_equal(c.parameter_cache, "/var/tmp/filecoin-proof-parameters");
+        unsetenv("FIL_PROOFS_PARAMETER_CACHE");
 
         /* config_load_file() leaves a missing file to its caller. */
         assert_int_equal(config_load_file(&c, f->conf), -ENOENT);
@@ -124,6 +137,8 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->devices.all, b->devices.all);
         assert_int_equal(a->devices.n, b->devices.n);
         assert_string_equal(a->preload, b->preload);
+        assert_string_equal(a->parameter_cache, b->parameter_cache);
+        assert_string_equal(a->pce_cache, b->pce_cache);
         assert_int_equal(a->gpu_tuning.lanes, b->gpu_tuning.lanes);
         assert_int_equal(a->gpu_tuning.srs, b->gpu_tuning.srs);
         assert_int_equal(a->gpu_tuning.msm_window_bits, b->gpu_tuning.msm_window_bits);
@@ -174,8 +189,8 @@ static void test_example_config(void **state) {
         }
         fclose(in);
         assert_int_equal(fclose(out), 0);
-        assert_int_equal(keys, 24);
-        assert_int_equal(documented, 24);
+        assert_int_equal(keys, 26);
+        assert_int_equal(documented, 26);
         assert_int_equal(config_load(&loaded, f->conf), 0);
         assert_config_equal(&loaded, &defaults);
 }
@@ -210,7 +225,9 @@ static void test_every_key(void **state) {
                             "Threads=48\n"
                             "GPU=no\n"
                             "Devices=1, 0 cpu\tcpu\n"
-                            "Preload=/srv/a.zkey  /srv/c.pce+/srv/c.params\n"
+                            "Preload=/srv/a.zkey  /srv/c.pce+/srv/c.params porep-32g\n"
+                            "ParameterCache=/srv/filecoin-proof-parameters\n"
+                            "PceCache=/srv/pce\n"
                             "[GPU]\n"
                             "Lanes=1\n"
                             "SrsResidence=host\n"
@@ -241,7 +258,9 @@ static void test_every_key(void **state) {
         assert_int_equal(c.devices.ordinals[1], 0);
         assert_int_equal(c.devices.ordinals[2], CONFIG_DEVICE_CPU);
         assert_int_equal(c.devices.ordinals[3], CONFIG_DEVICE_CPU);
-        assert_string_equal(c.preload, "/srv/a.zkey  /srv/c.pce+/srv/c.params");
+        assert_string_equal(c.preload, "/srv/a.zkey  /srv/c.pce+/srv/c.params porep-32g");
+        assert_string_equal(c.parameter_cache, "/srv/filecoin-proof-parameters");
+        assert_string_equal(c.pce_cache, "/srv/pce");
         assert_int_equal(c.gpu_tuning.lanes, 1);
         assert_int_equal(c.gpu_tuning.srs, GPU_SRS_HOST);
         assert_int_equal(c.gpu_tuning.msm_window_bits, 20);

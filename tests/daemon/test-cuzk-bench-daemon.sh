@@ -5,7 +5,8 @@
 #     memory line;
 #   - a synthetic PCE batch of 2-partition proofs (a small circuit made with
 #     cuzk pce synth / cuzk setup), --verify: exit 0;
-#   - a reference job type cuzkd does not prove: FAILED lines naming
+#   - a porep batch of a file that is not a C1 output: exit 2 naming it;
+#   - a reference job type cuzkd does not prove (winning): FAILED lines naming
 #     UNIMPLEMENTED, exit 1;
 #   - cuzkd stops on SIGTERM.
 # Usage: test-cuzk-bench-daemon.sh CUZKD CUZK_BENCH CUZK FIXTURES_DIR
@@ -91,17 +92,26 @@ expect_in "$tmp/out" "partitions:  2"
 expect_in "$tmp/out" "verified:      2 of 2 completed proofs"
 echo "PASS: synthetic batch, 2 proofs of 2 partitions, all verified"
 
+# A PoRep C1 that is not one: cuzk-bench reads its registered proof from it, and refuses it.
 echo '{}' >"$tmp/c1.json"
 status=0
 "$bench" --socket "$socket" batch --type porep --c1 "$tmp/c1.json" --count 2 >"$tmp/out" 2>&1 ||
         status=$?
-[ "$status" -eq 1 ] || { cat "$tmp/out" >&2; fail "porep batch: exit status $status, expected 1"; }
+[ "$status" -eq 2 ] || { cat "$tmp/out" >&2; fail "porep batch of '{}': exit status $status, expected 2"; }
+expect_in "$tmp/out" "$tmp/c1.json"
+echo "PASS: a porep batch of a file that is not a C1 output: exit status 2 naming it"
+
+echo '"AAAA"' >"$tmp/vanilla.json"
+status=0
+"$bench" --socket "$socket" batch --type winning --vanilla "$tmp/vanilla.json" --count 2 \
+        >"$tmp/out" 2>&1 || status=$?
+[ "$status" -eq 1 ] || { cat "$tmp/out" >&2; fail "winning batch: exit status $status, expected 1"; }
 [ "$(grep -c ' FAILED — .*UNIMPLEMENTED' "$tmp/out")" -eq 2 ] || {
         cat "$tmp/out" >&2
-        fail "porep batch: expected 2 FAILED lines naming UNIMPLEMENTED"
+        fail "winning batch: expected 2 FAILED lines naming UNIMPLEMENTED"
 }
 expect_in "$tmp/out" "failed:        2"
-echo "PASS: porep batch fails with UNIMPLEMENTED, exit status 1"
+echo "PASS: winning batch fails with UNIMPLEMENTED, exit status 1"
 
 kill -TERM "$pid"
 for _ in $(seq 300); do

@@ -38,8 +38,13 @@ out=$(await_text "$job")
 check "a truncated .wtns fails its job" grep -q "^status: FAILED" <<<"$out"
 check "the error names the .wtns: $(grep '^error' <<<"$out")" grep -q "^error: .*short.wtns" <<<"$out"
 
-out=$(ctl submit --kind porep --vanilla-proof "$WTNS" 2>&1)
-check "an unimplemented kind is refused: $out" grep -q "UNIMPLEMENTED: proof kind POREP_SEAL_COMMIT" <<<"$out"
+out=$(ctl submit --kind winning-post --vanilla-proof "$WTNS" 2>&1)
+check "an unimplemented kind is refused: $out" grep -q "UNIMPLEMENTED: proof kind WINNING_POST" <<<"$out"
+# A PoRep job whose vanilla_proof is not a C1 output FAILS as it comes in, saying why.
+job=$(ctl submit --kind porep --registered-proof 5 --vanilla-proof "$WTNS" | awk '/^job:/ {print $2}')
+out=$(await_text "$job")
+check "a PoRep job of garbage FAILS: $(grep '^error' <<<"$out")" \
+        grep -q "^error: vanilla_proof is not a C1 output" <<<"$out"
 check "the daemon still proves after bad input" await_verified "$(submit_job)"
 
 # A client that goes away while it awaits a queued job.

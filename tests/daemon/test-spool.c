@@ -55,7 +55,7 @@ struct loaded_job {
         char request_id[64];
         char zkey_path[64];
         uint32_t partitions;
-        size_t request_wtns_len;
+        size_t request_wtns_len, request_vanilla_len;
         char wtns_path[256];
         bool has_result;
         int status;
@@ -86,6 +86,7 @@ static int collect(void *userdata, const char *job_id, const Cuzk__V1__SubmitPro
         snprintf(j->zkey_path, sizeof(j->zkey_path), "%s", request->zkey_path);
         j->partitions = request->partitions;
         j->request_wtns_len = request->wtns.len;
+        j->request_vanilla_len = request->vanilla_proof.len;
         snprintf(j->wtns_path, sizeof(j->wtns_path), "%s", wtns_path ? wtns_path : "");
         j->has_result = result != NULL;
         if (result) {
@@ -204,6 +205,37 @@ static void test_round_trip(void **state) {
         memset(&l, 0, sizeof(l));
         assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
         assert_int_equal(l.n, 2);
+}
+
+/* A PoRep job's C1 output (vanilla_proof, ~51 MB at 32 GiB) is stored once, as input.c1,
+ * which its worker reads by path, and comes back as the job's input file. */
+static void test_porep_c1(void **state) {
+        static const char c1[] = "{\"SectorNum\":1,\"Phase1Out\":\"e30=\",\"SectorSize\":2048}";
+        struct fixture *f = *state;
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        struct loaded l = {0};
+        char *input_path = NULL, expected_path[256], buf[128] = "";
+        FILE *file;
+
+        request.proof_kind = CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+        request.registered_proof = 5;
+        request.vanilla_proof.data = (uint8_t *)c1;
+        request.vanilla_proof.len = strlen(c1);
+        assert_int_equal(spool_save_job(f->spool, "job-p", &request, 1000, &input_path), 0);
+        snprintf(expected_path, sizeof(expected_path), "%s/job-p/input.c1", f->dir);
+        assert_non_null(input_path);
+        assert_string_equal(input_path, expected_path);
+        file = fopen(input_path, "re");
+        assert_non_null(file);
+        assert_int_equal(fread(buf, 1, sizeof(buf) - 1, file), strlen(c1));
+        fclose(file);
+        assert_string_equal(buf, c1);
+        free(input_path);
+
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_int_equal(l.jobs[0].request_vanilla_len, 0); /* not in request.pb as well */
+        assert_string_equal(l.jobs[0].wtns_path, expected_path);
 }
 
 static void test_oldest_first(void **state) {
@@ -354,6 +386,7 @@ static void test_refusals(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_porep_c1, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_oldest_first, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_leftovers, setup, teardown),
