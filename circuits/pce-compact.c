@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "pce-compact.h"
+#include "pce-internal.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -45,14 +46,12 @@ static inline __attribute__((always_inline)) void row_compact(const struct pce_m
                                                               const struct pce_compact_witness *w,
                                                               fr_t *ret) {
         uint32_t first_aux = w->n_inputs + 1;
-        fr_t acc, t;
+        fr_t acc;
 
         fr_set_zero(&acc);
         for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
                 uint32_t c = m->col[k];
-                uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
-                              : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
-                                              : ((const uint32_t *)m->coeff_id)[k];
+                uint32_t id = pce_id_at(m->coeff_id, id_bytes, k);
                 const fr_t *x;
 
                 if (c >= first_aux) {
@@ -67,14 +66,7 @@ static inline __attribute__((always_inline)) void row_compact(const struct pce_m
                 } else {
                         x = &w->inputs[c];
                 }
-                if (id == PCE_COEFF_ID_ONE) {
-                        fr_add(&acc, &acc, x);
-                } else if (id == PCE_COEFF_ID_MINUS_ONE) {
-                        fr_sub(&acc, &acc, x);
-                } else {
-                        fr_mul(&t, &m->values[id], x);
-                        fr_add(&acc, &acc, &t);
-                }
+                pce_term_add(&acc, m->values, id, x);
         }
         *ret = acc;
 }

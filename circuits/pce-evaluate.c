@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pce-internal.h"
 #include "pce.h"
 
 /* Rows per scheduling chunk: rows are a few terms, so chunks must be large
@@ -20,23 +21,11 @@
 static inline __attribute__((always_inline)) void row_product(const struct pce_matrix *m,
                                                               const uint32_t id_bytes, uint64_t i,
                                                               const fr_t *w, fr_t *ret) {
-        fr_t acc, t;
+        fr_t acc;
 
         fr_set_zero(&acc);
-        for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++) {
-                const fr_t *x = &w[m->col[k]];
-                uint32_t id = id_bytes == 1   ? ((const uint8_t *)m->coeff_id)[k]
-                              : id_bytes == 2 ? ((const uint16_t *)m->coeff_id)[k]
-                                              : ((const uint32_t *)m->coeff_id)[k];
-                if (id == PCE_COEFF_ID_ONE) {
-                        fr_add(&acc, &acc, x);
-                } else if (id == PCE_COEFF_ID_MINUS_ONE) {
-                        fr_sub(&acc, &acc, x);
-                } else {
-                        fr_mul(&t, &m->values[id], x);
-                        fr_add(&acc, &acc, &t);
-                }
-        }
+        for (uint64_t k = m->row_start[i]; k < m->row_start[i + 1]; k++)
+                pce_term_add(&acc, m->values, pce_id_at(m->coeff_id, id_bytes, k), &w[m->col[k]]);
         *ret = acc;
 }
 

@@ -41,3 +41,28 @@ int pce_compute_density(struct pce *pce);
 
 /* The value -1 in Montgomery form. */
 void pce_minus_one(fr_t *r);
+
+/* Term k's coefficient id, id_bytes a constant where this is inlined (the
+ * evaluators instantiate it once per width). */
+static inline __attribute__((always_inline)) uint32_t pce_id_at(const void *ids, uint32_t id_bytes,
+                                                                uint64_t k) {
+        return id_bytes == 1   ? ((const uint8_t *)ids)[k]
+               : id_bytes == 2 ? ((const uint16_t *)ids)[k]
+                               : ((const uint32_t *)ids)[k];
+}
+
+/* acc += values[id] · x: +1 and -1 (ids 0 and 1) an add or a subtract,
+ * every other id a multiplication. */
+static inline __attribute__((always_inline)) void pce_term_add(fr_t *acc, const fr_t *values,
+                                                               uint32_t id, const fr_t *x) {
+        fr_t t;
+
+        if (id == 0) { /* PCE_COEFF_ID_ONE */
+                fr_add(acc, acc, x);
+        } else if (id == 1) { /* PCE_COEFF_ID_MINUS_ONE */
+                fr_sub(acc, acc, x);
+        } else {
+                fr_mul(&t, &values[id], x);
+                fr_add(acc, acc, &t);
+        }
+}

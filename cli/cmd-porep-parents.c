@@ -10,15 +10,14 @@
  * separator as settings.rs joins them. Prints the file, its SHA-256 and
  * whether parent_cache.json lists that digest.
  *
- * The entries are filled, hashed and appended batch by batch here rather
- * than through parent_cache_generate(), so that a 32 GiB cache (56 GiB,
- * 20 to 30 minutes on 2 cores) can say how far it is.
+ * The entries go through parent_cache_append() with a progress callback,
+ * so that a 32 GiB cache (56 GiB, 20 to 30 minutes on 2 cores) says how
+ * far it is.
  */
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,6 @@
 #include "filecoin/graph/parent-cache.h"
 #include "filecoin/sha256/sha256.h"
 
-/* Nodes filled, hashed and written at a time: 56 MiB of entries. */
-#define BATCH_NODES (UINT64_C(1) << 20)
 /* Seconds between two progress lines (none for caches written faster). */
 #define PROGRESS_EVERY_S 5.0
 
@@ -88,49 +85,20 @@ static int make_directories(const char *dir) {
         return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-static void evp_md_ctx_freep(EVP_MD_CTX **ctx) {
-        EVP_MD_CTX_free(*ctx);
-}
+struct progress {
+        double t0, last;
+};
 
-static void report_progress(uint64_t done, uint64_t nodes, double t0, double *last) {
+static void report_progress(uint64_t done, uint64_t nodes, void *userdata) {
+        struct progress *p = userdata;
         double now = cli_now();
 
-        if (now - *last < PROGRESS_EVERY_S)
+        if (now - p->last < PROGRESS_EVERY_S)
                 return;
-        *last = now;
+        p->last = now;
         /* Without -v too: a 32 GiB cache takes 20 to 30 minutes on 2 cores. */
         fprintf(stderr, "cuzk porep parents: %" PRIu64 " of %" PRIu64 " nodes (%.0f%%), %.0f s\n",
-                done, nodes, 100.0 * (double)done / (double)nodes, now - t0);
-}
-
-/* Appends every entry of g to f through buf (batch nodes), hashing them on the way. */
-static int append_entries(const struct sdr_graph *g, struct atomic_file *f, uint32_t *buf,
-                          uint64_t batch, uint8_t digest[SHA256_DIGEST_BYTES]) {
-        _cleanup_(evp_md_ctx_freep) EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-        double t0 = cli_now(), last = t0;
-        unsigned len = 0;
-        int r;
-
-        assert(g && f && buf && batch > 0);
-
-        /* libcrypto's digest calls fail only on allocation. */
-        if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
-                return -ENOMEM;
-        for (uint64_t first = 0; first < g->nodes; first += batch) {
-                uint64_t count = g->nodes - first < batch ? g->nodes - first : batch;
-                size_t bytes = count * PARENT_CACHE_ENTRY_BYTES;
-
-                parent_cache_fill(g, first, count, buf);
-                if (EVP_DigestUpdate(ctx, buf, bytes) != 1)
-                        return -ENOMEM;
-                r = atomic_file_append(f, buf, bytes);
-                if (r < 0)
-                        return r;
-                report_progress(first + count, g->nodes, t0, &last);
-        }
-        if (EVP_DigestFinal_ex(ctx, digest, &len) != 1 || len != SHA256_DIGEST_BYTES)
-                return -ENOMEM;
-        return 0;
+                done, nodes, 100.0 * (double)done / (double)nodes, now - p->t0);
 }
 
 static void hex_lower(const uint8_t *bytes, size_t n, char *out) {
@@ -159,16 +127,15 @@ static bool print_result(const char *path, const char *name,
 /* Writes g's cache to path, committed only when the manifest agrees with it. */
 static int write_cache(const struct sdr_graph *g, const char *path, const char *name) {
         _cleanup_(atomic_file_close) struct atomic_file f = {.fd = -EBADF, .dir_fd = -EBADF};
-        uint64_t batch = g->nodes < BATCH_NODES ? g->nodes : BATCH_NODES;
-        _cleanup_free_ uint32_t *buf = NULL;
+        struct progress p = {.t0 = cli_now(), .last = cli_now()};
+        struct parent_cache_progress progress = {.done = report_progress, .userdata = &p};
         uint8_t digest[SHA256_DIGEST_BYTES];
         int r;
 
         r = atomic_file_open(path, 0644, &f);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot create the parent cache: %m", path);
-        buf = malloc(batch * PARENT_CACHE_ENTRY_BYTES);
-        r = buf ? append_entries(g, &f, buf, batch, digest) : -ENOMEM;
+        r = parent_cache_append(g, &f, &progress, digest);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot write the parent cache: %m", path);
         if (!print_result(path, name, digest))

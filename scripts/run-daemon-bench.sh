@@ -7,14 +7,26 @@
 # and verified).
 # Usage: scripts/run-daemon-bench.sh [COUNT [CONCURRENCY [CIRCUIT]]]
 #   COUNT 20, CONCURRENCY 4, CIRCUIT bits (or pubinputs, edge, outputs).
+#        scripts/run-daemon-bench.sh porep [COUNT [CONCURRENCY]]
+#   the real job in miniature (COUNT 1, CONCURRENCY 1): seals a 2 KiB sector
+#   with `cuzk porep seal`, makes (once, cached in ~/.cache/cuzk) a test key
+#   pair under the network's file names, starts cuzkd with its built-in
+#   defaults (FIL_PROOFS_PARAMETER_CACHE pointing at that key), sends the C1
+#   envelope as Curio does (`cuzk-bench batch --type porep`), then one more
+#   with `cuzkctl prove` and checks that proof with `cuzk porep verify`.
 # Environment: CUZK_BUILD_DIR (default build), CUZKD_ARGS (more cuzkd flags,
 # e.g. "--budget 2G --max-workers 2"), CUZK_SKIP_DEPS=1 (no package step).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
-count=${1:-20}
-concurrency=${2:-4}
+porep=0
+if [ "${1:-}" = porep ]; then
+        porep=1
+        shift
+fi
+count=${1:-$([ $porep = 1 ] && echo 1 || echo 20)}
+concurrency=${2:-$([ $porep = 1 ] && echo 1 || echo 4)}
 circuit=${3:-bits}
 build=${CUZK_BUILD_DIR:-build}
 
@@ -27,12 +39,27 @@ esac
 
 scripts/ensure-deps.sh
 [ -f "$build/build.ninja" ] || meson setup "$build"
-ninja -C "$build" daemon/cuzkd cli/cuzk-bench
-
-fixtures=$build/example
-tests/fixtures/make-fixtures.sh "$fixtures" "$circuit"
+ninja -C "$build" daemon/cuzkd cli/cuzk-bench cli/cuzk cli/cuzkctl
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-bench.XXXXXX")
+fixtures=$build/example
+if [ $porep = 1 ]; then
+        seed=0707070707070707070707070707070707070707070707070707070707070707
+        "$build/cli/cuzk" porep seal --registered-proof StackedDrg2KiBV1_1 --miner t01000 \
+                --sector 1 --seed "$seed" --out "$tmp/c1.json" --envelope "$tmp/c1-envelope.json"
+        params=${CUZK_CACHE_DIR:-$HOME/.cache/cuzk}/porep-test-params-pce-v1-seed0123456789abcdef
+        if [ ! -f "$params/done" ]; then
+                mkdir -p "$(dirname "$params")"
+                echo "run-daemon-bench: a 2 KiB test key pair (about 1.5 minutes on 2 cores, once)"
+                "$build/cli/cuzk" porep setup --sector-size 2KiB --params-dir "$params.tmp" \
+                        --seed 0123456789abcdef
+                touch "$params.tmp/done"
+                rm -rf "$params" && mv "$params.tmp" "$params"
+        fi
+        export FIL_PROOFS_PARAMETER_CACHE=$params
+else
+        tests/fixtures/make-fixtures.sh "$fixtures" "$circuit"
+fi
 socket=$tmp/cuzk.sock
 log=$tmp/cuzkd.log
 cuzkd_pid=
@@ -95,9 +122,22 @@ if [ ! -S "$socket" ]; then
 fi
 
 status=0
-"$build/cli/cuzk-bench" --socket "$socket" batch --type snarkjs \
-        --zkey "$fixtures/$circuit.zkey" --wtns "$fixtures/$circuit.wtns" \
-        --count "$count" --concurrency "$concurrency" --verify || status=$?
+if [ $porep = 1 ]; then
+        # cuzkd verifies every partition against the .vk before it answers.
+        "$build/cli/cuzk-bench" --socket "$socket" batch --type porep --c1 "$tmp/c1-envelope.json" \
+                --count "$count" --concurrency "$concurrency" || status=$?
+        if [ "$status" = 0 ]; then
+                "$build/cli/cuzkctl" --socket "$socket" prove --kind porep --registered-proof 5 \
+                        --sector-number 1 --miner-id 1000 --vanilla-proof "$tmp/c1-envelope.json" \
+                        --proof-out "$tmp/c1.proof" >/dev/null || status=$?
+                echo "cuzk porep verify: $("$build/cli/cuzk" porep verify "$tmp/c1.json" "$tmp/c1.proof" \
+                        --params-dir "$params")" || status=1
+        fi
+else
+        "$build/cli/cuzk-bench" --socket "$socket" batch --type snarkjs \
+                --zkey "$fixtures/$circuit.zkey" --wtns "$fixtures/$circuit.wtns" \
+                --count "$count" --concurrency "$concurrency" --verify || status=$?
+fi
 
 stop_cuzkd
 echo

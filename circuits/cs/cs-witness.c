@@ -51,8 +51,12 @@ int cs_witness_append(struct cs *dst, const struct cs *src) {
                 bits_or_at(dst->aux_is_bit, at, src->aux_is_bit, n_aux);
                 bits_or_at(dst->w.aux_bit_value, at, src->w.aux_bit_value, n_aux);
         }
-        memcpy(dst->w.inputs + dst->n_inputs + 1, src->w.inputs + 1, n_inputs * sizeof(fr_t));
-        memcpy(dst->w.nums + dst->w.n_nums, src->w.nums, n_nums * sizeof(fr_t));
+        /* memcpy wants valid pointers even for 0 bytes, and an empty part has none. */
+        if (n_inputs)
+                memcpy(dst->w.inputs + dst->n_inputs + 1, src->w.inputs + 1,
+                       n_inputs * sizeof(fr_t));
+        if (n_nums)
+                memcpy(dst->w.nums + dst->w.n_nums, src->w.nums, n_nums * sizeof(fr_t));
         dst->n_inputs += n_inputs;
         dst->w.n_inputs = dst->n_inputs;
         dst->n_aux += n_aux;

@@ -15,21 +15,11 @@
 
 #include "circuits/cs/cs.h"
 #include "circuits/gadgets/num.h"
-
-static uint64_t rng_state = 7;
-
-static uint64_t rng_next(void) {
-        uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        return z ^ (z >> 31);
-}
+#include "circuits/test-rng.h"
 
 /* A random element below r (the top two bits cleared, so < 2^254 < r). */
 static void random_fr(fr_t *x, uint8_t le[32]) {
-        for (size_t i = 0; i < 32; i++)
-                le[i] = (uint8_t)rng_next();
-        le[31] &= 0x3f;
+        test_rng_repr(le);
         assert_true(fr_from_le_bytes(x, le));
 }
 
@@ -129,7 +119,7 @@ static void test_pack_bits(void **state) {
 
         assert_int_equal(cs_new(CS_CHECK, &cs), 0);
         for (unsigned i = 0; i < 300; i++) {
-                bool v = rng_next() & 1;
+                bool v = test_rng_next() & 1;
                 /* every kind: allocated, negated, constant */
                 bits[i] = i % 3 == 0   ? cs_bit_alloc(cs, v)
                           : i % 3 == 1 ? cs_bool_not(cs_bit_alloc(cs, !v))
@@ -169,6 +159,7 @@ static void test_pack_bits(void **state) {
 }
 
 int main(void) {
+        test_rng_seed(7);
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_to_bits_le),
                 cmocka_unit_test(test_inputize_and_bits),

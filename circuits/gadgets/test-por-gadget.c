@@ -27,27 +27,13 @@
 #include <string.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/test-rng.h"
 #include "circuits/gadgets/insertion.h"
 #include "circuits/gadgets/por.h"
 #include "filecoin/tree/tree-d.h"
 #include "filecoin/tree/tree-poseidon.h"
 
-static uint64_t rng_state;
-
-static uint64_t rng_next(void) {
-        uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        return z ^ (z >> 31);
-}
-
 /* A random 32-byte Fr repr below 2^254 (a trimmed Sha256Domain, an Fr). */
-static void random_repr(uint8_t out[32]) {
-        for (size_t i = 0; i < 32; i++)
-                out[i] = (uint8_t)rng_next();
-        out[31] &= 0x3f;
-}
-
 static void fr_of(fr_t *out, const uint8_t repr[32]) {
         assert_true(fr_from_le_bytes(out, repr));
 }
@@ -71,7 +57,7 @@ static void tree_build(struct test_tree *t, enum cs_por_hash hash, const struct 
                 t->leaves = 64;
                 assert_int_equal(tree_d_init(&t->d, t->leaves, NULL), 0);
                 for (uint64_t i = 0; i < t->leaves; i++)
-                        random_repr(t->d.nodes[i]);
+                        test_rng_repr(t->d.nodes[i]);
                 tree_d_build(&t->d);
                 tree_d_root(&t->d, t->root);
                 t->leaf = t->d.nodes;
@@ -85,7 +71,7 @@ static void tree_build(struct test_tree *t, enum cs_por_hash hash, const struct 
         t->leaf = calloc(t->leaves, 32);
         assert_non_null(t->leaf);
         for (uint64_t i = 0; i < t->leaves; i++) {
-                random_repr(t->leaf[i]);
+                test_rng_repr(t->leaf[i]);
                 fr_of(&t->p.nodes[i], t->leaf[i]);
         }
         poseidon_tree_build(&t->p);
@@ -313,7 +299,7 @@ static void check_tree(enum cs_por_hash hash, const struct tree_shape *shape, ui
         struct pce *blank;
 
         assert_non_null(path);
-        rng_state = seed;
+        test_rng_seed(seed);
         tree_build(&t, hash, shape);
         tree_path(&t, 0, path);
         blank = blank_shape(hash, path, t.kind);

@@ -20,24 +20,15 @@
 #include <string.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/test-rng.h"
 #include "circuits/gadgets/poseidon.h"
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void) {
-        uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        return z ^ (z >> 31);
-}
+#include "filecoin/poseidon/poseidon-vectors.h"
 
 /* A random Fr below 2^254 (hence below r). */
 static void random_fr(fr_t *out) {
         uint8_t le[32];
 
-        for (size_t i = 0; i < 32; i++)
-                le[i] = (uint8_t)rng_next();
-        le[31] &= 0x3f;
+        test_rng_repr(le);
         assert_true(fr_from_le_bytes(out, le));
 }
 
@@ -100,7 +91,7 @@ static void check_arity(unsigned arity, uint64_t expected_rows) {
         uint64_t row = 0;
 
         assert_non_null(c);
-        rng_state = arity;
+        test_rng_seed(arity);
         for (unsigned i = 0; i < arity; i++)
                 random_fr(&in[i]);
         poseidon_hash(c, in, &native);
@@ -201,24 +192,11 @@ static void test_arity_36(void **state) {
 /* neptune poseidon.rs hash_values_aux (Standard, MerkleTree, preimage
  * 0, 1, ..., arity - 1), POREP.md Part B §1, computed by the circuit. */
 static void test_neptune_vectors(void **state) {
-        static const struct {
-                unsigned arity;
-                uint64_t limbs[4];
-        } vectors[] = {
-                {2,
-                 {0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b}},
-                {4,
-                 {0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399, 0x58a54b10a9e5848a}},
-                {8,
-                 {0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55}},
-                {11,
-                 {0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28}},
-                {16,
-                 {0x1291c74060266d37, 0x5b8dbc6d30680a6f, 0xc1c2fb5a6f871e63, 0x2d3ae2663381ae8a}},
-        };
+        const struct poseidon_vector *vectors = POSEIDON_NEPTUNE_VECTORS;
         (void)state;
 
-        for (size_t v = 0; v < sizeof(vectors) / sizeof(vectors[0]); v++) {
+        for (size_t v = 0;
+             v < sizeof(POSEIDON_NEPTUNE_VECTORS) / sizeof(POSEIDON_NEPTUNE_VECTORS[0]); v++) {
                 const struct poseidon_constants *c = poseidon_constants(vectors[v].arity);
                 fr_t in[POSEIDON_MAX_ARITY], expected;
                 struct cs *cs = NULL;
@@ -253,7 +231,7 @@ static void test_repeated_input(void **state) {
         uint64_t row = 0;
         (void)state;
 
-        rng_state = 99;
+        test_rng_seed(99);
         random_fr(&v[0]);
         v[1] = v[0];
         poseidon_hash(c, v, &native);

@@ -19,24 +19,11 @@
 #include <string.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/test-rng.h"
 #include "circuits/gadgets/num.h"
 #include "circuits/gadgets/sha256-node.h"
 #include "circuits/gadgets/sha256.h"
 #include "filecoin/sha256/sha256.h"
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void) {
-        uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        return z ^ (z >> 31);
-}
-
-static void random_bytes(uint8_t *p, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                p[i] = (uint8_t)rng_next();
-}
 
 static void libcrypto_sha256(const uint8_t *data, size_t n, uint8_t out[32]) {
         unsigned len = 0;
@@ -139,8 +126,8 @@ static struct pce *check_circuit(enum circuit which, uint64_t expected_rows, uin
         size_t n = 0, n2 = 0;
         uint64_t row = 0;
 
-        rng_state = seed;
-        random_bytes(msg, sizeof(msg));
+        test_rng_seed(seed);
+        test_rng_bytes(msg, sizeof(msg));
         if (which == TREE_D_NODE) {
                 /* two Fr reprs (Sha256Domain values are trimmed below 2^254) */
                 msg[31] &= 0x3f;
@@ -271,12 +258,12 @@ static void test_against_vectors(void **state) {
         uint8_t data[256], digest[32], expected[32];
         (void)state;
 
-        rng_state = 4;
+        test_rng_seed(4);
         for (size_t len = 0; len < 256; len += len < 32 ? 1 : 8) {
                 struct cs_bool in[8 * 256], out[256];
                 struct cs *cs = NULL;
 
-                random_bytes(data, len);
+                test_rng_bytes(data, len);
                 assert_int_equal(cs_new(CS_WITNESS, &cs), 0);
                 alloc_message_bits(cs, data, len, in);
                 assert_int_equal(cs_sha256(cs, in, 8 * len, out), 0);

@@ -19,27 +19,13 @@
 #include <string.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/test-rng.h"
 #include "circuits/gadgets/num.h"
 #include "circuits/porep/create-label.h"
 #include "filecoin/graph/graph.h"
 #include "filecoin/seal/labels.h"
 
-static uint64_t rng_state;
-
-static uint64_t rng_next(void) {
-        uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        return z ^ (z >> 31);
-}
-
 /* A random Fr repr, as fr_into_bytes(Fr::random) gives (below 2^254 here). */
-static void random_fr_bytes(uint8_t out[32]) {
-        for (unsigned i = 0; i < 32; i++)
-                out[i] = (uint8_t)rng_next();
-        out[31] &= 0x3f;
-}
-
 /* bytes_into_boolean_vec_be: allocated bits, most significant first per byte. */
 static void alloc_bytes_be(struct cs *cs, const uint8_t bytes[32], struct cs_bool bits[256]) {
         for (unsigned i = 0; i < 256; i++)
@@ -110,12 +96,12 @@ static void reference_test(int flip_byte, uint8_t label_out[32]) {
         struct cs_u64 node;
         struct cs_num label;
 
-        rng_state = 532025;
+        test_rng_seed(532025);
         memset(porep_id, 32, sizeof(porep_id));
         assert_int_equal(sdr_graph_init_raw(&graph, SIZE, POREP_API_V1_1_0, porep_id), 0);
-        random_fr_bytes(id);
+        test_rng_repr(id);
         for (unsigned i = 0; i < 2 * SIZE; i++)
-                random_fr_bytes(data[i]);
+                test_rng_repr(data[i]);
         sdr_graph_parents(&graph, NODE, graph_parents);
         if (flip_byte >= 0)
                 data[graph_parents[0]][flip_byte] ^= 1;
@@ -170,12 +156,12 @@ static void circuit_label(enum cs_mode mode, uint64_t seed, uint32_t layer, uint
         struct cs_num label;
         uint64_t before;
 
-        rng_state = seed;
-        random_fr_bytes(id);
+        test_rng_seed(seed);
+        test_rng_repr(id);
         if (flip_id_byte >= 0)
                 id[flip_id_byte] ^= 0x10;
         for (unsigned i = 0; i < distinct; i++)
-                random_fr_bytes(parents[i]);
+                test_rng_repr(parents[i]);
         sdr_label_expand_parents(layer, parents);
 
         assert_int_equal(cs_new(mode, &cs), 0);

@@ -142,7 +142,8 @@ static void evp_md_ctx_freep(EVP_MD_CTX **ctx) {
 
 /* Fills and writes the entries batch by batch through buf, hashing them on the way. */
 static int write_batches(const struct sdr_graph *g, struct atomic_file *f, EVP_MD_CTX *ctx,
-                         uint32_t *buf, uint64_t batch, uint8_t digest[SHA256_DIGEST_BYTES]) {
+                         uint32_t *buf, uint64_t batch, const struct parent_cache_progress *p,
+                         uint8_t digest[SHA256_DIGEST_BYTES]) {
         unsigned digest_len = 0;
         int r;
 
@@ -159,23 +160,28 @@ static int write_batches(const struct sdr_graph *g, struct atomic_file *f, EVP_M
                 r = atomic_file_append(f, buf, bytes);
                 if (r < 0)
                         return r;
+                if (p && p->done)
+                        p->done(first + count, g->nodes, p->userdata);
         }
         if (EVP_DigestFinal_ex(ctx, digest, &digest_len) != 1 || digest_len != SHA256_DIGEST_BYTES)
                 return -ENOMEM;
         return 0;
 }
 
-static int write_entries(const struct sdr_graph *g, struct atomic_file *f,
-                         uint8_t digest[SHA256_DIGEST_BYTES]) {
+int parent_cache_append(const struct sdr_graph *g, struct atomic_file *f,
+                        const struct parent_cache_progress *progress,
+                        uint8_t digest[SHA256_DIGEST_BYTES]) {
         _cleanup_(evp_md_ctx_freep) EVP_MD_CTX *ctx = EVP_MD_CTX_new();
         uint64_t batch = g->nodes < WRITE_BATCH_NODES ? g->nodes : WRITE_BATCH_NODES;
         _cleanup_free_ uint32_t *buf = malloc(batch * PARENT_CACHE_ENTRY_BYTES);
+
+        assert(g && f && digest);
 
         if (!ctx || !buf)
                 // cppcheck-suppress memleak ; freed by _cleanup_
                 return -ENOMEM;
         // cppcheck-suppress memleak ; freed by _cleanup_
-        return write_batches(g, f, ctx, buf, batch, digest);
+        return write_batches(g, f, ctx, buf, batch, progress, digest);
 }
 
 int parent_cache_generate(const struct sdr_graph *g, const char *path, uint8_t ret_digest[32]) {
@@ -190,7 +196,7 @@ int parent_cache_generate(const struct sdr_graph *g, const char *path, uint8_t r
         r = atomic_file_open(path, 0644, &f);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot create the parent cache: %m", path);
-        r = write_entries(g, &f, digest);
+        r = parent_cache_append(g, &f, NULL, digest);
         if (r < 0)
                 return log_error_errno(r, "%s: cannot write the parent cache: %m", path);
 

@@ -37,6 +37,19 @@ int parent_cache_check_manifest(const char *path, const char *name, const uint8_
 void parent_cache_fill(const struct sdr_graph *g, uint64_t first_node, uint64_t count,
                        uint32_t *out);
 
+struct atomic_file;
+
+/* Called after each batch of nodes written (at most every 2^20 nodes). */
+struct parent_cache_progress {
+        void (*done)(uint64_t nodes_done, uint64_t nodes, void *userdata);
+        void *userdata;
+};
+
+/* Appends every entry of g to f, hashing them into digest on the way.
+ * progress may be NULL. Returns 0, -ENOMEM or the write's error. */
+int parent_cache_append(const struct sdr_graph *g, struct atomic_file *f,
+                        const struct parent_cache_progress *progress, uint8_t digest[32]);
+
 /*
  * Writes the whole cache to path through a temporary file renamed over it
  * once complete and synced, and returns its SHA-256 in ret_digest (may be

@@ -32,55 +32,50 @@ static int check_partition(const struct porep_config *cfg, unsigned k) {
         return k < cfg->partitions && k <= UINT8_MAX ? 0 : -EINVAL;
 }
 
-int porep_interactive_challenges(const struct porep_config *cfg, const uint8_t replica_id[32],
-                                 const uint8_t seed[32], unsigned k, uint64_t *out) {
+/* out[i] = the node of SHA-256(prefix pieces ‖ j u32 LE), j = cpp · k + i:
+ * the interactive and NI kinds differ only in the prefix. */
+static int hashed_challenges(const struct porep_config *cfg, const struct sha256_piece *prefix,
+                             size_t n_prefix, unsigned k, uint64_t *out) {
+        struct sha256_piece pieces[4];
         unsigned cpp;
+        uint8_t j[4];
 
-        assert(cfg);
-        assert(replica_id);
-        assert(seed);
-        assert(out);
+        assert(n_prefix < 4);
 
         if (check_partition(cfg, k) < 0)
                 return -EINVAL;
+        for (size_t p = 0; p < n_prefix; p++)
+                pieces[p] = prefix[p];
+        pieces[n_prefix] = (struct sha256_piece){j, 4};
         cpp = cfg->challenges_per_partition;
         for (unsigned i = 0; i < cpp; i++) {
-                uint8_t j[4], digest[SHA256_DIGEST_BYTES];
-                const struct sha256_piece pieces[] = {{replica_id, 32}, {seed, 32}, {j, 4}};
+                uint8_t digest[SHA256_DIGEST_BYTES];
 
                 le32(cpp * k + i, j);
-                sha256_digest_pieces(pieces, 3, digest);
+                sha256_digest_pieces(pieces, n_prefix + 1, digest);
                 out[i] = porep_challenge_from_le(digest, sizeof(digest), cfg->nodes);
         }
         return 0;
 }
 
+int porep_interactive_challenges(const struct porep_config *cfg, const uint8_t replica_id[32],
+                                 const uint8_t seed[32], unsigned k, uint64_t *out) {
+        const struct sha256_piece prefix[] = {{replica_id, 32}, {seed, 32}};
+
+        assert(cfg && replica_id && seed && out);
+        return hashed_challenges(cfg, prefix, 2, k, out);
+}
+
 int porep_ni_challenges(const struct porep_config *cfg, const uint8_t replica_id[32],
                         const uint8_t comm_r[32], unsigned k, uint64_t *out) {
-        unsigned cpp;
+        const struct sha256_piece prefix[] = {
+                {NI_CHALLENGE_TAG, sizeof(NI_CHALLENGE_TAG) - 1},
+                {replica_id, 32},
+                {comm_r, 32},
+        };
 
-        assert(cfg);
-        assert(replica_id);
-        assert(comm_r);
-        assert(out);
-
-        if (check_partition(cfg, k) < 0)
-                return -EINVAL;
-        cpp = cfg->challenges_per_partition;
-        for (unsigned i = 0; i < cpp; i++) {
-                uint8_t j[4], digest[SHA256_DIGEST_BYTES];
-                const struct sha256_piece pieces[] = {
-                        {NI_CHALLENGE_TAG, sizeof(NI_CHALLENGE_TAG) - 1},
-                        {replica_id, 32},
-                        {comm_r, 32},
-                        {j, 4},
-                };
-
-                le32(cpp * k + i, j);
-                sha256_digest_pieces(pieces, 4, digest);
-                out[i] = porep_challenge_from_le(digest, sizeof(digest), cfg->nodes);
-        }
-        return 0;
+        assert(cfg && replica_id && comm_r && out);
+        return hashed_challenges(cfg, prefix, 3, k, out);
 }
 
 int porep_synthetic_challenges(const struct porep_config *cfg, const uint8_t replica_id[32],

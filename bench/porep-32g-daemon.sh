@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# A synthetic 32 GiB C1 through cuzkd on a GPU host (issue 22's H200 run):
+# the real 32 GiB circuit's PCE, a timing-only SRS in the network's layout
+# and file names (its proofs do not verify: timing only), cuzkd in a
+# cgroup of its own, cuzk-bench batch --type porep. Prints each step's
+# time, the batch's lines, and the cgroup's memory.peak. Needs root and
+# cgroup v2 (the device machine); about 6 minutes on the H200 host.
+#
+#   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY]
+set -u -o pipefail
+
+build=${1:?usage: $0 BUILD_DIR [COUNT] [CONCURRENCY]}
+count=${2:-3} concurrency=${3:-2}
+work=${WORK:-/tmp/porep-32g}
+cg=/sys/fs/cgroup/cuzk-porep-bench-$$ # cuzkd makes children: one per run
+mkdir -p "$work/params" "$work/pce"
+
+step() { printf '== %s (%s)\n' "$*" "$(date +%T)"; }
+timed() { # seconds command...
+        local t0=$SECONDS
+        timeout "$@"
+        local rc=$?
+        echo "   rc $rc, $((SECONDS - t0)) s"
+        return $rc
+}
+
+step "synthetic 32 GiB C1"
+# Miner t01000, sector 1: what cuzk-bench sends unless told otherwise.
+timed 60 "$build/cli/cuzk" porep synth-c1 --registered-proof StackedDrg32GiBV1_1 \
+        --miner t01000 --sector 1 --out "$work/c1.json" >/dev/null || exit 1
+step "PCE of the 32 GiB circuit (kept from an earlier run in $work)"
+timed 300 "$build/cli/cuzk" porep info --sector-size 32GiB --pce-dir "$work/pce" | grep -E "rows|pce_bytes" || exit 1
+pce=$(ls "$work"/pce/*.cuzk-pce-v1)
+stem=$(basename "$pce" .cuzk-pce-v1)
+step "timing-only SRS, bellperson layout, the network's file name"
+[ -f "$work/params/$stem.vk" ] ||
+        timed 400 "$build/cli/cuzk" setup --pce "$pce" --params "$work/params/$stem.params" \
+        --vk "$work/params/$stem.vk" --timing-only --bellperson-layout 2>&1 | tail -3 || exit 1
+ls -l "$work/params"
+
+cat >"$work/cuzkd.conf" <<CONF
+[Daemon]
+Socket=$work/sock
+SpoolDirectory=$work/spool
+LogTarget=stderr
+[Prover]
+ParameterCache=$work/params
+PceCache=$work/pce
+CONF
+rm -rf "$work/spool" "$work/sock"
+mkdir -p "$cg"
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+step "cuzkd in $cg"
+(
+        echo "$BASHPID" >"$cg/cgroup.procs"
+        exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
+) >"$work/cuzkd.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+        "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
+        sleep 0.2
+done
+step "cuzk-bench batch --type porep, $count proofs, $concurrency at a time"
+timed 900 "$build/cli/cuzk-bench" -s "$work/sock" batch -t porep --c1 "$work/c1.json" \
+        -c "$count" -j "$concurrency" 2>&1 | tail -25
+step "memory"
+echo "cgroup memory.peak: $(cat "$cg/memory.peak" 2>/dev/null) bytes"
+"$build/cli/cuzkctl" -s "$work/sock" -t 1000 status 2>&1 | head -30
+kill "$pid"
+wait "$pid"
+find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
+grep -E "warning|error|GPU|partition 0|loaded" "$work/cuzkd.log" | head -30
