@@ -171,146 +171,149 @@ enum {
         OPT_PROOF_OUT,
 };
 
+static const struct option submit_long_options[] = {
+        {"kind", required_argument, NULL, 'k'},
+        {"request-id", required_argument, NULL, 'r'},
+        {"priority", required_argument, NULL, 'p'},
+        {"sector-size", required_argument, NULL, OPT_SECTOR_SIZE},
+        {"registered-proof", required_argument, NULL, OPT_REGISTERED_PROOF},
+        {"sector-number", required_argument, NULL, OPT_SECTOR_NUMBER},
+        {"miner-id", required_argument, NULL, OPT_MINER_ID},
+        {"partition-index", required_argument, NULL, OPT_PARTITION_INDEX},
+        {"vanilla-proof", required_argument, NULL, OPT_VANILLA_PROOF},
+        {"vanilla-proofs", required_argument, NULL, OPT_VANILLA_PROOFS},
+        {"randomness", required_argument, NULL, OPT_RANDOMNESS},
+        {"comm-r-old", required_argument, NULL, OPT_COMM_R_OLD},
+        {"comm-r-new", required_argument, NULL, OPT_COMM_R_NEW},
+        {"comm-d-new", required_argument, NULL, OPT_COMM_D_NEW},
+        {"zkey", required_argument, NULL, OPT_ZKEY},
+        {"wtns", required_argument, NULL, OPT_WTNS},
+        {"wtns-data", required_argument, NULL, OPT_WTNS_DATA},
+        {"pce", required_argument, NULL, OPT_PCE},
+        {"params", required_argument, NULL, OPT_PARAMS},
+        {"witness", required_argument, NULL, OPT_WITNESS},
+        {"partitions", required_argument, NULL, OPT_PARTITIONS},
+        {"proof-out", required_argument, NULL, OPT_PROOF_OUT},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0},
+};
+
+static const char *const submit_kind_aliases[][2] = {
+        {"porep", "POREP_SEAL_COMMIT"},
+        {"snap", "SNAP_DEALS_UPDATE"},
+        {"window-post", "WINDOW_POST_PARTITION"},
+        {"winning-post", "WINNING_POST"},
+        {"groth16", "GROTH16_SNARKJS"},
+        {"synthetic-pce", "SYNTHETIC_PCE"},
+        {NULL, NULL},
+};
+
+static int add_vanilla_proof(struct submit_args *a, const char *path) {
+        Cuzk__V1__SubmitProofRequest *req = &a->request;
+        int r;
+
+        if (req->n_vanilla_proofs == MAX_VANILLA_PROOFS) {
+                fprintf(stderr, "cuzkctl: at most %d --vanilla-proofs\n", MAX_VANILLA_PROOFS);
+                return -E2BIG;
+        }
+        r = read_whole_file(a, path, &a->vanilla_proofs[req->n_vanilla_proofs]);
+        if (r == 0)
+                req->n_vanilla_proofs++;
+        return r;
+}
+
+static int parse_u32(const char *option, const char *s, uint32_t *ret) {
+        uint64_t v;
+        int r = parse_u64(option, s, UINT32_MAX, &v);
+
+        if (r == 0)
+                *ret = (uint32_t)v;
+        return r;
+}
+
+/* Applies one option getopt_long() returned (other than --help) to the
+ * request of "cuzkctl COMMAND"; 0 or negative errno after printing why. */
+static int apply_option(int c, char *arg, const char *command, bool with_output,
+                        struct submit_args *a) {
+        Cuzk__V1__SubmitProofRequest *req = &a->request;
+        int value = 0, r;
+
+        switch (c) {
+        case 'k':
+                r = parse_enum(&cuzk__v1__proof_kind__descriptor, "kind", arg, submit_kind_aliases,
+                               &value);
+                req->proof_kind = (Cuzk__V1__ProofKind)value;
+                return r;
+        case 'r':
+                req->request_id = arg;
+                return 0;
+        case 'p':
+                r = parse_enum(&cuzk__v1__priority__descriptor, "priority", arg, NULL, &value);
+                req->priority = (Cuzk__V1__Priority)value;
+                return r;
+        case OPT_SECTOR_SIZE:
+                return parse_u64("sector-size", arg, UINT64_MAX, &req->sector_size);
+        case OPT_REGISTERED_PROOF:
+                return parse_u64("registered-proof", arg, UINT64_MAX, &req->registered_proof);
+        case OPT_SECTOR_NUMBER:
+                return parse_u64("sector-number", arg, UINT64_MAX, &req->sector_number);
+        case OPT_MINER_ID:
+                return parse_u64("miner-id", arg, UINT64_MAX, &req->miner_id);
+        case OPT_PARTITION_INDEX:
+                return parse_u32("partition-index", arg, &req->partition_index);
+        case OPT_PARTITIONS:
+                return parse_u32("partitions", arg, &req->partitions);
+        case OPT_VANILLA_PROOF:
+                return read_whole_file(a, arg, &req->vanilla_proof);
+        case OPT_VANILLA_PROOFS:
+                return add_vanilla_proof(a, arg);
+        case OPT_RANDOMNESS:
+                return parse_hex(a, "randomness", arg, &req->randomness);
+        case OPT_COMM_R_OLD:
+                return parse_hex(a, "comm-r-old", arg, &req->comm_r_old);
+        case OPT_COMM_R_NEW:
+                return parse_hex(a, "comm-r-new", arg, &req->comm_r_new);
+        case OPT_COMM_D_NEW:
+                return parse_hex(a, "comm-d-new", arg, &req->comm_d_new);
+        case OPT_ZKEY:
+                return resolve_path("zkey", arg, &a->paths[0], &req->zkey_path);
+        case OPT_WTNS:
+                return resolve_path("wtns", arg, &a->paths[1], &req->wtns_path);
+        case OPT_WTNS_DATA:
+                return read_whole_file(a, arg, &req->wtns);
+        case OPT_PCE:
+                return resolve_path("pce", arg, &a->paths[2], &req->pce_path);
+        case OPT_PARAMS:
+                return resolve_path("params", arg, &a->paths[3], &req->params_path);
+        case OPT_WITNESS:
+                return resolve_path("witness", arg, &a->paths[4], &req->witness_path);
+        case OPT_PROOF_OUT:
+                a->proof_out = arg;
+                if (!with_output) {
+                        fprintf(stderr, "cuzkctl %s: --proof-out belongs to prove\n", command);
+                        return -EINVAL;
+                }
+                return 0;
+        default: /* getopt_long() has said what was wrong */
+                return -EINVAL;
+        }
+}
+
 /* Returns 0, -1 after printing help, or CTL_EXIT_USAGE. */
 static int parse_submit(int argc, char **argv, const char *text, bool with_output,
                         struct submit_args *a) {
-        static const struct option options[] = {
-                {"kind", required_argument, NULL, 'k'},
-                {"request-id", required_argument, NULL, 'r'},
-                {"priority", required_argument, NULL, 'p'},
-                {"sector-size", required_argument, NULL, OPT_SECTOR_SIZE},
-                {"registered-proof", required_argument, NULL, OPT_REGISTERED_PROOF},
-                {"sector-number", required_argument, NULL, OPT_SECTOR_NUMBER},
-                {"miner-id", required_argument, NULL, OPT_MINER_ID},
-                {"partition-index", required_argument, NULL, OPT_PARTITION_INDEX},
-                {"vanilla-proof", required_argument, NULL, OPT_VANILLA_PROOF},
-                {"vanilla-proofs", required_argument, NULL, OPT_VANILLA_PROOFS},
-                {"randomness", required_argument, NULL, OPT_RANDOMNESS},
-                {"comm-r-old", required_argument, NULL, OPT_COMM_R_OLD},
-                {"comm-r-new", required_argument, NULL, OPT_COMM_R_NEW},
-                {"comm-d-new", required_argument, NULL, OPT_COMM_D_NEW},
-                {"zkey", required_argument, NULL, OPT_ZKEY},
-                {"wtns", required_argument, NULL, OPT_WTNS},
-                {"wtns-data", required_argument, NULL, OPT_WTNS_DATA},
-                {"pce", required_argument, NULL, OPT_PCE},
-                {"params", required_argument, NULL, OPT_PARAMS},
-                {"witness", required_argument, NULL, OPT_WITNESS},
-                {"partitions", required_argument, NULL, OPT_PARTITIONS},
-                {"proof-out", required_argument, NULL, OPT_PROOF_OUT},
-                {"help", no_argument, NULL, 'h'},
-                {0, 0, 0, 0},
-        };
-        static const char *const kind_aliases[][2] = {
-                {"porep", "POREP_SEAL_COMMIT"},
-                {"snap", "SNAP_DEALS_UPDATE"},
-                {"window-post", "WINDOW_POST_PARTITION"},
-                {"winning-post", "WINNING_POST"},
-                {"groth16", "GROTH16_SNARKJS"},
-                {"synthetic-pce", "SYNTHETIC_PCE"},
-                {NULL, NULL},
-        };
         Cuzk__V1__SubmitProofRequest *req = &a->request;
-        uint64_t v = 0;
-        int c, value = 0, r = 0;
+        int c, r = 0;
 
         *req = (Cuzk__V1__SubmitProofRequest)CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
         req->vanilla_proofs = a->vanilla_proofs;
-        while (r == 0 && (c = getopt_long(argc, argv, "k:r:p:h", options, NULL)) >= 0) {
-                switch (c) {
-                case 'k':
-                        r = parse_enum(&cuzk__v1__proof_kind__descriptor, "kind", optarg,
-                                       kind_aliases, &value);
-                        req->proof_kind = (Cuzk__V1__ProofKind)value;
-                        break;
-                case 'r':
-                        req->request_id = optarg;
-                        break;
-                case 'p':
-                        r = parse_enum(&cuzk__v1__priority__descriptor, "priority", optarg, NULL,
-                                       &value);
-                        req->priority = (Cuzk__V1__Priority)value;
-                        break;
-                case OPT_SECTOR_SIZE:
-                        r = parse_u64("sector-size", optarg, UINT64_MAX, &req->sector_size);
-                        break;
-                case OPT_REGISTERED_PROOF:
-                        r = parse_u64("registered-proof", optarg, UINT64_MAX,
-                                      &req->registered_proof);
-                        break;
-                case OPT_SECTOR_NUMBER:
-                        r = parse_u64("sector-number", optarg, UINT64_MAX, &req->sector_number);
-                        break;
-                case OPT_MINER_ID:
-                        r = parse_u64("miner-id", optarg, UINT64_MAX, &req->miner_id);
-                        break;
-                case OPT_PARTITION_INDEX:
-                        r = parse_u64("partition-index", optarg, UINT32_MAX, &v);
-                        req->partition_index = (uint32_t)v;
-                        break;
-                case OPT_PARTITIONS:
-                        r = parse_u64("partitions", optarg, UINT32_MAX, &v);
-                        req->partitions = (uint32_t)v;
-                        break;
-                case OPT_VANILLA_PROOF:
-                        r = read_whole_file(a, optarg, &req->vanilla_proof);
-                        break;
-                case OPT_VANILLA_PROOFS:
-                        if (req->n_vanilla_proofs == MAX_VANILLA_PROOFS) {
-                                fprintf(stderr, "cuzkctl: at most %d --vanilla-proofs\n",
-                                        MAX_VANILLA_PROOFS);
-                                r = -E2BIG;
-                                break;
-                        }
-                        r = read_whole_file(a, optarg, &a->vanilla_proofs[req->n_vanilla_proofs]);
-                        if (r == 0)
-                                req->n_vanilla_proofs++;
-                        break;
-                case OPT_RANDOMNESS:
-                        r = parse_hex(a, "randomness", optarg, &req->randomness);
-                        break;
-                case OPT_COMM_R_OLD:
-                        r = parse_hex(a, "comm-r-old", optarg, &req->comm_r_old);
-                        break;
-                case OPT_COMM_R_NEW:
-                        r = parse_hex(a, "comm-r-new", optarg, &req->comm_r_new);
-                        break;
-                case OPT_COMM_D_NEW:
-                        r = parse_hex(a, "comm-d-new", optarg, &req->comm_d_new);
-                        break;
-                case OPT_ZKEY:
-                        r = resolve_path("zkey", optarg, &a->paths[0], &req->zkey_path);
-                        break;
-                case OPT_WTNS:
-                        r = resolve_path("wtns", optarg, &a->paths[1], &req->wtns_path);
-                        break;
-                case OPT_WTNS_DATA:
-                        r = read_whole_file(a, optarg, &req->wtns);
-                        break;
-                case OPT_PCE:
-                        r = resolve_path("pce", optarg, &a->paths[2], &req->pce_path);
-                        break;
-                case OPT_PARAMS:
-                        r = resolve_path("params", optarg, &a->paths[3], &req->params_path);
-                        break;
-                case OPT_WITNESS:
-                        r = resolve_path("witness", optarg, &a->paths[4], &req->witness_path);
-                        break;
-                case OPT_PROOF_OUT:
-                        if (!with_output) {
-                                fprintf(stderr, "cuzkctl %s: --proof-out belongs to prove\n",
-                                        argv[0]);
-                                r = -EINVAL;
-                        }
-                        a->proof_out = optarg;
-                        break;
-                case 'h':
+        while (r == 0 && (c = getopt_long(argc, argv, "k:r:p:h", submit_long_options, NULL)) >= 0) {
+                if (c == 'h') {
                         fputs(text, stdout);
                         fputs(submit_options_text, stdout);
                         return -1;
-                default:
-                        r = -EINVAL;
-                        break;
                 }
+                r = apply_option(c, optarg, argv[0], with_output, a);
         }
         if (r == 0 && optind < argc) {
                 fprintf(stderr, "cuzkctl %s: unexpected argument '%s'\n", argv[0], argv[optind]);

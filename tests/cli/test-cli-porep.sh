@@ -63,6 +63,14 @@ check "a missing --out" 2 "$cuzk" porep seal --registered-proof StackedDrg2KiBV1
 check "verify-c1 of a missing file" 2 "$cuzk" porep verify-c1 "$work/none.json"
 check "an unknown porep command" 2 "$cuzk" porep unseal
 
+# A genuine 8 MiB sector of zero data (about 7 s on 2 cores, 60 MB): its comm_d is
+# the published zero 8 MiB comm_d, and verify-c1 accepts its C1.
+check "seal of 8 MiB" 0 "$cuzk" porep seal --registered-proof StackedDrg8MiBV1_1 --out "$work/s8.json"
+keep
+check "its comm_d is the zero 8 MiB comm_d" 0 grep -qx 'comm_d: 65f29e5d98d246c38b388cfc06db1f6b021303c5a289000bdce832a9c3ec421c' "$work/last.out"
+check "verify-c1 accepts the 8 MiB C1" 0 "$cuzk" porep verify-c1 "$work/s8.json"
+rm -f "$work/s8.json"
+
 # A synthetic 32 GiB C1 (~39 MB of JSON): its comm_d is the published zero 32 GiB comm_d
 # (../shared/POREP.md Part B), and verify-c1 accepts it (about 2 s in all on 2 cores).
 check "synth-c1 of 32 GiB" 0 "$cuzk" porep synth-c1 --registered-proof StackedDrg32GiBV1_1 --out "$work/s32.json"
