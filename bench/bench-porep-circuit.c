@@ -23,6 +23,7 @@
 #include "circuits/porep/porep-pce.h"
 #include "circuits/porep/stacked.h"
 #include "common/cleanup.h"
+#include "zk/big_alloc.h"
 
 struct options {
         const char *c1_path, *pce_dir;
@@ -119,7 +120,7 @@ static int bench_abc(const struct pce *pce, const struct cs *cs) {
         double t0;
         int r;
 
-        abc = malloc(3 * domain * sizeof(fr_t));
+        abc = big_alloc(3 * domain * sizeof(fr_t));
         if (!abc)
                 return -ENOMEM;
         /* Touched first: a prover reuses its a, b, c buffers, and first-touch

@@ -8,6 +8,7 @@
 #include "circuits/pce-compact.h"
 #include "circuits/pce-internal.h"
 #include "common/cleanup.h"
+#include "zk/big_alloc.h"
 #include "cs-internal.h"
 
 /* The PCE column of a variable: ONE and inputs first, then aux. */
@@ -123,7 +124,9 @@ int cs_witness_full(const struct cs *cs, fr_t **ret, size_t *ret_n) {
         if ((r = cs_witness_compact(cs, &cw, &rank)) < 0)
                 return r;
         n = 1 + (size_t)cs->n_inputs + cs->n_aux;
-        w = malloc(n * sizeof(fr_t));
+        /* 4.2 GB for a 32 GiB partition, read at random by the SpMV: huge
+         * pages spare the faults of filling it and the TLB misses of reading it. */
+        w = big_alloc(n * sizeof(fr_t));
         if (!w)
                 return -ENOMEM;
         pce_compact_expand(&cw, w);
