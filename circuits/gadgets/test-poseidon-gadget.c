@@ -21,6 +21,7 @@
 
 #include "circuits/cs/cs.h"
 #include "circuits/test-rng.h"
+#include "circuits/test-shape.h"
 #include "circuits/gadgets/poseidon.h"
 #include "filecoin/poseidon/poseidon-vectors.h"
 
@@ -39,21 +40,6 @@ static struct cs_num synthesize(struct cs *cs, const struct poseidon_constants *
         for (unsigned i = 0; i < c->arity; i++)
                 nums[i] = cs_num_alloc(cs, &in[i]);
         return cs_poseidon_hash(cs, c, nums);
-}
-
-/* Two recorded shapes are the same rows: same columns, same coefficients. */
-static void assert_same_shape(const struct pce *x, const struct pce *y) {
-        assert_int_equal(x->n_rows, y->n_rows);
-        assert_int_equal(x->n_cols, y->n_cols);
-        for (size_t m = 0; m < PCE_N_MATRICES; m++) {
-                const struct pce_matrix *a = &x->m[m], *b = &y->m[m];
-                assert_int_equal(a->n_terms, b->n_terms);
-                assert_memory_equal(a->row_start, b->row_start, (x->n_rows + 1) * sizeof(uint64_t));
-                assert_memory_equal(a->col, b->col, a->n_terms * sizeof(uint32_t));
-                for (uint64_t k = 0; k < a->n_terms; k++)
-                        assert_true(fr_equal(&a->values[pce_coeff_id(a, k)],
-                                             &b->values[pce_coeff_id(b, k)]));
-        }
 }
 
 static struct pce *shape_of(const struct poseidon_constants *c, const fr_t *in) {
