@@ -129,24 +129,12 @@ static int porep_info(int argc, char **argv) {
         return EXIT_OK;
 }
 
-/* DIR/stem + ext. */
-static int params_path(const struct porep_config *cfg, const char *dir, const char *ext,
-                       char out[POREP_PCE_PATH_MAX]) {
-        char stem[POREP_PARAMS_STEM_MAX];
-        int n, r = porep_params_file_stem(cfg, stem, sizeof(stem));
-
-        if (r < 0)
-                return r;
-        n = snprintf(out, POREP_PCE_PATH_MAX, "%s/%s%s", dir, stem, ext);
-        return n < 0 || n >= (int)POREP_PCE_PATH_MAX ? -ENAMETOOLONG : 0;
-}
-
 int cli_porep_params_paths(const struct porep_config *cfg, const char *dir,
                            char params[POREP_PCE_PATH_MAX], char vk[POREP_PCE_PATH_MAX]) {
         int r;
 
-        if ((r = params_path(cfg, dir, ".params", params)) < 0 ||
-            (r = params_path(cfg, dir, ".vk", vk)) < 0)
+        if ((r = porep_params_file_path(cfg, dir, ".params", params, POREP_PCE_PATH_MAX)) < 0 ||
+            (r = porep_params_file_path(cfg, dir, ".vk", vk, POREP_PCE_PATH_MAX)) < 0)
                 fprintf(stderr, "cuzk porep: %s: the parameter file names are too long\n", dir);
         return r;
 }

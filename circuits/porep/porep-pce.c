@@ -25,15 +25,12 @@ int porep_pce_build(const struct porep_config *cfg, struct pce **ret) {
 }
 
 int porep_pce_path(const struct porep_config *cfg, const char *dir, char out[POREP_PCE_PATH_MAX]) {
-        char stem[POREP_PARAMS_STEM_MAX];
-        int n, r;
+        char ext[32];
 
         assert(cfg && dir && out);
 
-        if ((r = porep_params_file_stem(cfg, stem, sizeof(stem))) < 0)
-                return r;
-        n = snprintf(out, POREP_PCE_PATH_MAX, "%s/%s.cuzk-pce-v%u", dir, stem, POREP_PCE_VERSION);
-        return n < 0 || n >= (int)POREP_PCE_PATH_MAX ? -ENAMETOOLONG : 0;
+        snprintf(ext, sizeof(ext), ".cuzk-pce-v%u", POREP_PCE_VERSION);
+        return porep_params_file_path(cfg, dir, ext, out, POREP_PCE_PATH_MAX);
 }
 
 int porep_pce_open(const struct porep_config *cfg, const char *dir, struct pce **ret,

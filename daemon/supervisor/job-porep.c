@@ -223,13 +223,17 @@ static int check_params_file(const char *path, const char *cache, const struct p
 static int load_parameters(struct job *job, const struct porep_config *cfg, const char *cache,
                            char *msg, size_t msg_size) {
         struct job_porep *p = job->porep;
-        char stem[POREP_PARAMS_STEM_MAX];
+        char params[POREP_PCE_PATH_MAX], vk[POREP_PCE_PATH_MAX];
         int r;
 
-        r = porep_params_file_stem(cfg, stem, sizeof(stem));
-        if (r < 0 || asprintf(&job->params_path, "%s/%s.params", cache, stem) < 0 ||
-            asprintf(&p->vk_path, "%s/%s.vk", cache, stem) < 0) {
-                job->params_path = p->vk_path = NULL;
+        if (porep_params_file_path(cfg, cache, ".params", params, sizeof(params)) < 0 ||
+            porep_params_file_path(cfg, cache, ".vk", vk, sizeof(vk)) < 0) {
+                snprintf(msg, msg_size, "ParameterCache=%s: the path is too long", cache);
+                return -ENAMETOOLONG;
+        }
+        job->params_path = strdup(params);
+        p->vk_path = strdup(vk);
+        if (!job->params_path || !p->vk_path) {
                 snprintf(msg, msg_size, "out of memory naming the parameter files");
                 return -ENOMEM;
         }
@@ -432,13 +436,13 @@ bool job_porep_is_circuit_alias(const char *circuit_id) {
 /* The PCE+PARAMS of cfg's size, without building anything. */
 static int size_circuit_id(const struct porep_config *cfg, const struct job_settings *settings,
                            char *ret, size_t size, char *pce, size_t pce_size) {
-        char stem[POREP_PARAMS_STEM_MAX];
+        char params[POREP_PCE_PATH_MAX];
 
-        if (porep_params_file_stem(cfg, stem, sizeof(stem)) < 0 ||
-            porep_pce_path(cfg, settings->pce_cache, pce) < 0 || pce_size < POREP_PCE_PATH_MAX)
+        if (pce_size < POREP_PCE_PATH_MAX || porep_pce_path(cfg, settings->pce_cache, pce) < 0 ||
+            porep_params_file_path(cfg, settings->parameter_cache, ".params", params,
+                                   sizeof(params)) < 0)
                 return -ENAMETOOLONG;
-        if ((size_t)snprintf(ret, size, "%s+%s/%s.params", pce, settings->parameter_cache, stem) >=
-            size)
+        if ((size_t)snprintf(ret, size, "%s+%s", pce, params) >= size)
                 return -ENAMETOOLONG;
         return 0;
 }

@@ -219,3 +219,16 @@ int porep_params_file_stem(const struct porep_config *cfg, char *out, size_t out
                      POREP_PARAMS_VERSION, tree, digest_hex);
         return n < 0 || (size_t)n >= out_size ? -ENOSPC : 0;
 }
+
+int porep_params_file_path(const struct porep_config *cfg, const char *dir, const char *ext,
+                           char *out, size_t out_size) {
+        char stem[POREP_PARAMS_STEM_MAX];
+        int n;
+
+        assert(cfg && dir && ext && out);
+
+        if (porep_params_file_stem(cfg, stem, sizeof(stem)) < 0)
+                return -ENAMETOOLONG;
+        n = snprintf(out, out_size, "%s/%s%s", dir, stem, ext);
+        return n < 0 || (size_t)n >= out_size ? -ENAMETOOLONG : 0;
+}

@@ -96,3 +96,8 @@ int porep_params_identifier(const struct porep_config *cfg, char *out, size_t ou
  * it. Returns 0 or -ENOSPC when out_size is too small.
  */
 int porep_params_file_stem(const struct porep_config *cfg, char *out, size_t out_size);
+
+/* dir + "/" + the file stem + ext (".params", ".vk", ...): where a file of
+ * cfg's parameter set lives in dir. Returns 0 or -ENAMETOOLONG. */
+int porep_params_file_path(const struct porep_config *cfg, const char *dir, const char *ext,
+                           char *out, size_t out_size);
