@@ -64,23 +64,6 @@ static int parse(int argc, char **argv, struct options *o) {
         return 0;
 }
 
-static int load_c1(const char *path, struct c1_output **ret) {
-        _cleanup_free_ char *text = NULL;
-        size_t n = 0;
-        FILE *f = fopen(path, "re");
-        long size;
-        bool ok;
-
-        if (!f)
-                return -errno;
-        ok = fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-             (text = malloc((size_t)size)) && (n = fread(text, 1, (size_t)size, f)) == (size_t)size;
-        fclose(f);
-        if (!ok)
-                return -EIO;
-        return c1_parse_any(text, n, path, ret, NULL);
-}
-
 static void row(const char *stage, double seconds, const char *bytes_note, double bytes) {
         if (bytes > 0)
                 printf("| %s | %.2f | %.1f MB | %s |\n", stage, seconds, bytes / 1e6, bytes_note);
@@ -185,10 +168,8 @@ int main(int argc, char **argv) {
                       stderr);
                 return 2;
         }
-        if ((r = load_c1(o.c1_path, &c1)) < 0) {
-                fprintf(stderr, "%s: %s\n", o.c1_path, strerror(-r));
-                return 2;
-        }
+        if (c1_load_file(o.c1_path, &c1) < 0)
+                return 2; /* logged, naming the file */
         r = run(&o, c1);
         if (r < 0)
                 fprintf(stderr, "bench-porep-circuit: %s\n", strerror(-r));

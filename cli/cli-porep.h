@@ -20,8 +20,6 @@ int cmd_porep_parents(int argc, char **argv, const struct cli_options *opts);
 int cli_porep_config(const char *command, const char *value, const struct porep_config **ret);
 /* 64 hex digits (an optional 0x) into 32 bytes; NULL leaves zeros. */
 int cli_porep_hex32(const char *command, const char *option, const char *value, uint8_t out[32]);
-/* Reads a C1 output, bare or in Curio's envelope; logs why not. */
-int cli_porep_load_c1(const char *path, struct c1_output **ret);
 /* Writes the C1 output to path, and its envelope to envelope_path when not NULL. */
 int cli_porep_save_c1(const struct c1_output *c1, uint64_t sector_id, const char *path,
                       const char *envelope_path);

@@ -156,7 +156,7 @@ static int porep_prove(int argc, char **argv, const struct cli_options *opts) {
                 return EXIT_OK;
         if (parse_positional(argc, argv, 1, "prove", prove_usage, options, ELEMENTSOF(options)) < 0)
                 return EXIT_BAD_INPUT;
-        if ((r = cli_porep_load_c1(argv[1], &c1)) < 0)
+        if ((r = c1_load_file(argv[1], &c1)) < 0)
                 return cli_exit_for_error(r);
         if (c1->synthetic_c1)
                 fprintf(stderr,
@@ -204,7 +204,7 @@ static int load_claim(const char *c1_path, const char *proof_path, const char *d
         struct bellperson_map map;
         int r;
 
-        if ((r = cli_porep_load_c1(c1_path, &ret->c1)) < 0 ||
+        if ((r = c1_load_file(c1_path, &ret->c1)) < 0 ||
             (r = cli_porep_params_paths(ret->c1->cfg, dir, params, vk)) < 0 ||
             (r = bellperson_vk_load(vk, &ret->vk)) < 0 ||
             (r = bellperson_map_file(proof_path, &map)) < 0)

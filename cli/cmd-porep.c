@@ -7,13 +7,9 @@
  *   cuzk porep parents (--registered-proof NAME | --sector-size SIZE) [--out DIR]
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli-porep-circuit.h"
 #include "cli-porep.h"
@@ -23,9 +19,6 @@
 #include "common/log.h"
 #include "common/parse-number.h"
 #include "filecoin/vanilla/verify.h"
-
-/* A 64 GiB C1 in its envelope is about 110 MB: anything past this is not one. */
-#define C1_FILE_MAX_BYTES (1ull << 30)
 
 static const char usage[] =
         "Usage: cuzk porep COMMAND ...\n"
@@ -79,28 +72,6 @@ int cli_porep_hex32(const char *command, const char *option, const char *value, 
         return 0;
 }
 
-int cli_porep_load_c1(const char *path, struct c1_output **ret) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-        struct stat st;
-        void *map;
-        int r;
-
-        if (fd < 0)
-                return log_error_errno(errno, "%s: %m", path);
-        if (fstat(fd, &st) < 0)
-                return log_error_errno(errno, "%s: %m", path);
-        if (!S_ISREG(st.st_mode) || st.st_size == 0 || (uint64_t)st.st_size > C1_FILE_MAX_BYTES)
-                return log_error_errno(EINVAL,
-                                       "%s: %lld bytes, expected a regular file of 1 B to 1 GiB",
-                                       path, (long long)st.st_size);
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED)
-                return log_error_errno(errno, "%s: %m", path);
-        r = c1_parse_any(map, (size_t)st.st_size, path, ret, NULL);
-        munmap(map, (size_t)st.st_size);
-        return r;
-}
-
 int cli_porep_save_c1(const struct c1_output *c1, uint64_t sector_id, const char *path,
                       const char *envelope_path) {
         _cleanup_free_ char *text = NULL, *envelope = NULL;
@@ -127,7 +98,7 @@ static int porep_verify_c1(int argc, char **argv) {
 
         if (!cli_arguments_ok(argc, argv, 1, "porep verify-c1", verify_usage, &r))
                 return r;
-        r = cli_porep_load_c1(argv[1], &c1);
+        r = c1_load_file(argv[1], &c1);
         if (r < 0)
                 return cli_exit_for_error(r);
         r = vanilla_verify(c1, argv[1]);

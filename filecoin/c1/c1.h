@@ -141,3 +141,12 @@ struct c1_envelope_info {
  */
 int c1_parse_any(const char *json, size_t len, const char *what, struct c1_output **ret,
                  struct c1_envelope_info *envelope);
+
+/* A C1 file (bare or an envelope) is at most this big: a 64 GiB C1 in its
+ * envelope is about 110 MB. */
+#define C1_FILE_MAX_BYTES (1ull << 30)
+
+/* Maps path and parses it with c1_parse_any(). Returns 0 or a negative
+ * errno (logged, naming the file: not a regular file of 1 B to 1 GiB, or
+ * c1_parse_any()'s reason). */
+int c1_load_file(const char *path, struct c1_output **ret);
