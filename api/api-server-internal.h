@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "api/api-peer.h"
 #include "api/api-server.h"
 
 #define DEFAULT_MAX_CONNECTIONS 256
@@ -47,6 +48,7 @@ struct api_connection {
         struct api_server *server;
         int fd;
         void *watch;
+        struct api_peer peer; /* taken at accept */
         nghttp2_session *session;
         bool in_session; /* inside nghttp2 recv/send: replies are flushed after */
         bool closing;    /* being freed: replies are dropped */

@@ -225,6 +225,12 @@ static int connection_new(struct api_server *server, int fd) {
                 return -ENOMEM;
         connection->server = server;
         connection->fd = fd;
+        r = api_peer_from_socket(fd, &connection->peer);
+        if (r < 0) {
+                free(connection);
+                return r;
+        }
+        r = -ENOMEM;
         if (nghttp2_session_server_new(&connection->session, server->callbacks, connection) == 0)
                 r = api_h2_submit_settings(connection->session,
                                            server->options.max_concurrent_streams);
