@@ -119,8 +119,8 @@ static bool fails_as_job(const Cuzk__V1__SubmitProofRequest *request, int r) {
 
 /* Makes, spools and queues a job; on error *ret_status and message say why. */
 static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
-                  struct job **ret_job, enum grpc_status *ret_status, char *message,
-                  size_t message_size) {
+                  const struct api_peer *owner, struct job **ret_job, enum grpc_status *ret_status,
+                  char *message, size_t message_size) {
         _cleanup_free_ char *input_path = NULL;
         const struct job_settings settings = cuzkd_job_settings(d);
         struct job *job;
@@ -141,7 +141,7 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
         new_job_id(d, id, sizeof(id));
         /* Spooled first: an inline witness or C1 output becomes a file there, which the job
          * reads. */
-        r = spool_save_job(d->spool, id, request, now, &input_path);
+        r = spool_save_job(d->spool, id, request, now, owner, &input_path);
         if (r < 0) {
                 *ret_status = GRPC_STATUS_INTERNAL;
                 snprintf(message, message_size, "cannot spool the job: %s", strerror(-r));
@@ -201,7 +201,7 @@ static int on_submit_proof(struct api_call *call, const Cuzk__V1__SubmitProofReq
         struct job *job;
         int r;
 
-        r = submit(d, request, &job, &status, message, sizeof(message));
+        r = submit(d, request, api_call_peer(call), &job, &status, message, sizeof(message));
         if (r < 0)
                 return api_reply_error(call, status, "%s", message);
         response.job_id = job->id;
@@ -245,7 +245,8 @@ static int on_prove(struct api_call *call, const Cuzk__V1__ProveRequest *request
         if (!request->submit)
                 return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
                                        "ProveRequest.submit is required");
-        r = submit(d, request->submit, &job, &status, message, sizeof(message));
+        r = submit(d, request->submit, api_call_peer(call), &job, &status, message,
+                   sizeof(message));
         if (r < 0)
                 return api_reply_error(call, status, "%s", message);
         if (job_state_is_final(job->state))
@@ -380,8 +381,10 @@ const struct api_handler cuzkd_api_handler = {
 
 int cuzkd_load_spooled(void *userdata, const char *job_id,
                        const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                       const char *input_path, const Cuzk__V1__AwaitProofResponse *result) {
+                       const struct api_peer *owner, const char *input_path,
+                       const Cuzk__V1__AwaitProofResponse *result) {
         struct cuzkd *d = userdata;
+        (void)owner;
         const struct job_settings settings = cuzkd_job_settings(d);
         char message[1024] = "";
         struct job *job = NULL;

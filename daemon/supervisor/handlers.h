@@ -21,4 +21,5 @@ void cuzkd_job_forgotten(void *userdata, const struct job *job);
 struct job_settings cuzkd_job_settings(const struct cuzkd *d);
 int cuzkd_load_spooled(void *userdata, const char *job_id,
                        const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                       const char *input_path, const Cuzk__V1__AwaitProofResponse *result);
+                       const struct api_peer *owner, const char *input_path,
+                       const Cuzk__V1__AwaitProofResponse *result);

@@ -71,30 +71,89 @@ static int read_file_at(int dir_fd, const char *name, size_t max_size, uint8_t *
         return 0;
 }
 
-static int read_meta(int job_fd, uint64_t *ret_submitted_usec) {
+/* The unsigned decimal after "key=" at the start of a line of text, or -ENOENT. */
+static int meta_number(const char *text, const char *key, unsigned long long max,
+                       unsigned long long *ret) {
+        size_t key_len = strlen(key);
+        char *end;
+
+        for (const char *line = text; line;
+             line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+                if (strncmp(line, key, key_len) || line[key_len] != '=')
+                        continue;
+                line += key_len + 1;
+                if (*line < '0' || *line > '9')
+                        return -EBADMSG;
+                errno = 0;
+                *ret = strtoull(line, &end, 10);
+                if (errno || (*end && *end != '\n') || *ret > max)
+                        return -EBADMSG;
+                return 0;
+        }
+        return -ENOENT;
+}
+
+/* "owner_groups=g1,g2": the supplementary groups. */
+static int meta_groups(const char *text, struct api_peer *owner) {
+        const char *line = strstr(text, "\nowner_groups=");
+        char *end;
+
+        if (!line)
+                return -EBADMSG;
+        line += strlen("\nowner_groups=");
+        while (*line && *line != '\n') {
+                unsigned long long gid;
+
+                if (*line < '0' || *line > '9' || owner->n_groups == API_PEER_MAX_GROUPS)
+                        return -EBADMSG;
+                errno = 0;
+                gid = strtoull(line, &end, 10);
+                if (errno || gid > UINT32_MAX || (*end && *end != ',' && *end != '\n'))
+                        return -EBADMSG;
+                owner->groups[owner->n_groups++] = (gid_t)gid;
+                line = *end == ',' ? end + 1 : end;
+        }
+        return 0;
+}
+
+/* The owner lines (spool.c's format_owner); a meta written before owners were recorded
+ * has none, and its job was accepted with the daemon's rights: root's. */
+static int meta_owner(const char *text, struct api_peer *ret) {
+        unsigned long long uid, gid;
+        int r;
+
+        *ret = (struct api_peer){.known = true};
+        if (strstr(text, "\nowner=anonymous\n")) {
+                ret->known = false;
+                return 0;
+        }
+        r = meta_number(text, "owner_uid", UINT32_MAX, &uid);
+        if (r == -ENOENT)
+                return 0;
+        if (r == 0)
+                r = meta_number(text, "owner_gid", UINT32_MAX, &gid);
+        if (r < 0)
+                return -EBADMSG;
+        ret->uid = (uid_t)uid;
+        ret->gid = (gid_t)gid;
+        return meta_groups(text, ret);
+}
+
+static int read_meta(int job_fd, uint64_t *ret_submitted_usec, struct api_peer *ret_owner) {
         _cleanup_free_ uint8_t *text = NULL;
         unsigned long long usec;
         size_t size;
-        char *line, *end;
         int r;
 
         r = read_file_at(job_fd, SPOOL_META, SPOOL_META_MAX, &text, &size);
         if (r < 0)
                 return r;
         /* "submitted_usec=N" on its own line */
-        for (line = (char *)text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-                if (strncmp(line, "submitted_usec=", 15))
-                        continue;
-                if (line[15] < '0' || line[15] > '9')
-                        return -EBADMSG;
-                errno = 0;
-                usec = strtoull(line + 15, &end, 10);
-                if (errno || (*end && *end != '\n'))
-                        return -EBADMSG;
-                *ret_submitted_usec = usec;
-                return 0;
-        }
-        return -EBADMSG;
+        r = meta_number((const char *)text, "submitted_usec", UINT64_MAX, &usec);
+        if (r < 0)
+                return -EBADMSG;
+        *ret_submitted_usec = usec;
+        return meta_owner((const char *)text, ret_owner);
 }
 
 /* Moves a job that cannot be read out of the way, keeping it for a person
@@ -123,6 +182,7 @@ static void mark_corrupt(const struct spool *spool, const char *job_id, const ch
 struct spool_entry {
         char job_id[SPOOL_JOB_ID_MAX + 1];
         uint64_t submitted_usec;
+        struct api_peer owner;
 };
 
 static int spool_entry_compare(const void *a, const void *b) {
@@ -180,12 +240,13 @@ static int spool_list(const struct spool *spool, struct spool_entry **ret, size_
         }
         while ((errno = 0, de = readdir(d))) {
                 _cleanup_close_ int job_fd = -EBADF;
+                struct api_peer owner;
                 uint64_t usec = 0;
 
                 if (!spool_entry_is_job(spool, de))
                         continue;
                 job_fd = spool_open_job_dir(spool, de->d_name);
-                r = job_fd < 0 ? job_fd : read_meta(job_fd, &usec);
+                r = job_fd < 0 ? job_fd : read_meta(job_fd, &usec, &owner);
                 if (r < 0) {
                         mark_corrupt(spool, de->d_name, "cannot read " SPOOL_META, r);
                         continue;
@@ -202,6 +263,7 @@ static int spool_list(const struct spool *spool, struct spool_entry **ret, size_
                 }
                 /* spool_job_id_valid() checked the length */
                 memcpy(entries[n].job_id, de->d_name, strlen(de->d_name) + 1);
+                entries[n].owner = owner;
                 entries[n++].submitted_usec = usec;
         }
         if (errno)
@@ -297,8 +359,8 @@ static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
         }
 
         *ret_loaded = true;
-        return callback(userdata, entry->job_id, request, entry->submitted_usec, input_path,
-                        result);
+        return callback(userdata, entry->job_id, request, entry->submitted_usec, &entry->owner,
+                        input_path, result);
 }
 
 int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {

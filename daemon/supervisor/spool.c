@@ -189,14 +189,36 @@ static int pack_request(const Cuzk__V1__SubmitProofRequest *request, uint8_t **r
         return 0;
 }
 
+/* The owner's lines: "owner=anonymous" for a peer without credentials (TCP), else its
+ * uid, gid and supplementary groups. */
+static int format_owner(const struct api_peer *owner, char **ret) {
+        char groups[API_PEER_MAX_GROUPS * 11 + 1] = "";
+        size_t len = 0;
+
+        if (!owner->known)
+                return asprintf(ret, "owner=anonymous\n") < 0 ? -ENOMEM : 0;
+        for (unsigned i = 0; i < owner->n_groups && i < API_PEER_MAX_GROUPS; i++)
+                len += (size_t)snprintf(groups + len, sizeof(groups) - len, "%s%u", i ? "," : "",
+                                        (unsigned)owner->groups[i]);
+        return asprintf(ret, "owner_uid=%u\nowner_gid=%u\nowner_groups=%s\n", (unsigned)owner->uid,
+                        (unsigned)owner->gid, groups) < 0
+                       ? -ENOMEM
+                       : 0;
+}
+
 /* meta: "key=value" lines. The request id is written for people reading the
  * spool; bytes outside printable ASCII (and '\') are written as \xNN. */
-static int format_meta(const char *request_id, uint64_t submitted_usec, char **ret) {
+static int format_meta(const char *request_id, uint64_t submitted_usec,
+                       const struct api_peer *owner, char **ret) {
+        _cleanup_free_ char *owner_lines = NULL;
         char *text, *grown;
         size_t len;
         int n;
 
-        n = asprintf(&text, "submitted_usec=%" PRIu64 "\nrequest_id=", submitted_usec);
+        if (format_owner(owner, &owner_lines) < 0)
+                return -ENOMEM;
+        n = asprintf(&text, "submitted_usec=%" PRIu64 "\n%srequest_id=", submitted_usec,
+                     owner_lines);
         if (n < 0)
                 return -ENOMEM;
         len = (size_t)n;
@@ -222,7 +244,7 @@ static int format_meta(const char *request_id, uint64_t submitted_usec, char **r
 
 int spool_save_job(struct spool *spool, const char *job_id,
                    const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                   char **ret_input_path) {
+                   const struct api_peer *owner, char **ret_input_path) {
         _cleanup_free_ uint8_t *packed = NULL;
         _cleanup_free_ char *meta = NULL, *input_path = NULL;
         _cleanup_close_ int tmp_fd = -EBADF;
@@ -236,6 +258,7 @@ int spool_save_job(struct spool *spool, const char *job_id,
         assert(spool);
         assert(job_id);
         assert(request);
+        assert(owner);
 
         r = check_job_id(spool, job_id);
         if (r < 0)
@@ -250,7 +273,7 @@ int spool_save_job(struct spool *spool, const char *job_id,
         r = pack_request(request, &packed, &packed_size);
         if (r == 0)
                 r = format_meta(request->request_id ? request->request_id : "", submitted_usec,
-                                &meta);
+                                owner, &meta);
         if (r < 0)
                 return log_error_errno(r, "spool %s: job %s: cannot encode the request: %m",
                                        spool->dir, job_id);

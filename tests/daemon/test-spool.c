@@ -48,6 +48,10 @@ static int teardown(void **state) {
         return 0;
 }
 
+/* The submitting peer of the jobs saved here: uid 1000 in two groups. */
+static const struct api_peer OWNER = {
+        .known = true, .pid = 77, .uid = 1000, .gid = 100, .n_groups = 2, .groups = {100, 4242}};
+
 /* What spool_load_all() handed over, copied out of the callback. */
 struct loaded_job {
         char job_id[64];
@@ -62,6 +66,7 @@ struct loaded_job {
         uint8_t proof[8];
         size_t proof_len;
         char proof_json[64];
+        struct api_peer owner;
 };
 
 struct loaded {
@@ -71,7 +76,7 @@ struct loaded {
 };
 
 static int collect(void *userdata, const char *job_id, const Cuzk__V1__SubmitProofRequest *request,
-                   uint64_t submitted_usec, const char *wtns_path,
+                   uint64_t submitted_usec, const struct api_peer *owner, const char *wtns_path,
                    const Cuzk__V1__AwaitProofResponse *result) {
         struct loaded *l = userdata;
         struct loaded_job *j;
@@ -82,6 +87,7 @@ static int collect(void *userdata, const char *job_id, const Cuzk__V1__SubmitPro
         j = &l->jobs[l->n++];
         snprintf(j->job_id, sizeof(j->job_id), "%s", job_id);
         j->submitted_usec = submitted_usec;
+        j->owner = *owner;
         snprintf(j->request_id, sizeof(j->request_id), "%s", request->request_id);
         snprintf(j->zkey_path, sizeof(j->zkey_path), "%s", request->zkey_path);
         j->partitions = request->partitions;
@@ -107,7 +113,8 @@ static void save(struct fixture *f, const char *job_id, const char *request_id,
         request.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
         request.pce_path = (char *)"/x/porep.pce";
         request.partitions = 10;
-        assert_int_equal(spool_save_job(f->spool, job_id, &request, submitted_usec, &wtns_path), 0);
+        assert_int_equal(
+                spool_save_job(f->spool, job_id, &request, submitted_usec, &OWNER, &wtns_path), 0);
         assert_null(wtns_path);
 }
 
@@ -136,7 +143,7 @@ static void test_round_trip(void **state) {
         Cuzk__V1__AwaitProofResponse result = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
         struct fixture *f = *state;
         struct loaded l = {0};
-        char *wtns_path = NULL, expected_path[256], buf[64];
+        char *wtns_path = NULL, expected_path[256], buf[128];
         FILE *file;
 
         /* A snarkjs job with its witness inline: the bytes go to input.wtns. */
@@ -145,7 +152,7 @@ static void test_round_trip(void **state) {
         request.zkey_path = (char *)"/data/c.zkey";
         request.wtns.data = (uint8_t *)wtns;
         request.wtns.len = sizeof(wtns);
-        assert_int_equal(spool_save_job(f->spool, "job-1", &request, 1000, &wtns_path), 0);
+        assert_int_equal(spool_save_job(f->spool, "job-1", &request, 1000, &OWNER, &wtns_path), 0);
         snprintf(expected_path, sizeof(expected_path), "%s/job-1/input.wtns", f->dir);
         assert_non_null(wtns_path);
         assert_string_equal(wtns_path, expected_path);
@@ -162,7 +169,8 @@ static void test_round_trip(void **state) {
         memset(buf, 0, sizeof(buf));
         assert_true(fread(buf, 1, sizeof(buf) - 1, file) > 0);
         fclose(file);
-        assert_string_equal(buf, "submitted_usec=1000\nrequest_id=req\\x0awith\\x5codd bytes\n");
+        assert_string_equal(buf, "submitted_usec=1000\nowner_uid=1000\nowner_gid=100\n"
+                                 "owner_groups=100,4242\nrequest_id=req\\x0awith\\x5codd bytes\n");
 
         /* A job without an inline witness. */
         save(f, "job-2", "r2", 2000);
@@ -221,7 +229,7 @@ static void test_porep_c1(void **state) {
         request.registered_proof = 5;
         request.vanilla_proof.data = (uint8_t *)c1;
         request.vanilla_proof.len = strlen(c1);
-        assert_int_equal(spool_save_job(f->spool, "job-p", &request, 1000, &input_path), 0);
+        assert_int_equal(spool_save_job(f->spool, "job-p", &request, 1000, &OWNER, &input_path), 0);
         snprintf(expected_path, sizeof(expected_path), "%s/job-p/input.c1", f->dir);
         assert_non_null(input_path);
         assert_string_equal(input_path, expected_path);
@@ -303,6 +311,39 @@ static void test_corrupt(void **state) {
         assert_true(exists(f, "bad-request.corrupt/request.pb"));
 }
 
+/* The owner comes back as saved: a local peer with its groups, an anonymous (TCP) one,
+ * and root for a meta written before owners were recorded. */
+static void test_owner(void **state) {
+        static const struct api_peer anonymous = {.known = false};
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        struct fixture *f = *state;
+        struct loaded l = {0};
+
+        request.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
+        request.request_id = (char *)"";
+        save(f, "a-local", "r", 100);
+        assert_int_equal(spool_save_job(f->spool, "b-tcp", &request, 200, &anonymous, NULL), 0);
+        save(f, "c-legacy", "r", 300);
+        write_file(f, "c-legacy/meta", "submitted_usec=300\nrequest_id=r\n", 32);
+        save(f, "d-bad-group", "r", 400);
+        write_file(f, "d-bad-group/meta",
+                   "submitted_usec=400\nowner_uid=5\nowner_gid=5\nowner_groups=5,x\n", 60);
+
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 3);
+        assert_true(l.jobs[0].owner.known);
+        assert_int_equal(l.jobs[0].owner.uid, 1000);
+        assert_int_equal(l.jobs[0].owner.gid, 100);
+        assert_int_equal(l.jobs[0].owner.n_groups, 2);
+        assert_int_equal(l.jobs[0].owner.groups[1], 4242);
+        assert_int_equal(l.jobs[0].owner.pid, 0); /* a pid means nothing after a restart */
+        assert_false(l.jobs[1].owner.known);
+        assert_true(l.jobs[2].owner.known);
+        assert_int_equal(l.jobs[2].owner.uid, 0);
+        assert_int_equal(l.jobs[2].owner.n_groups, 0);
+        test_assert_logged("job d-bad-group: cannot read meta");
+}
+
 static void test_leftovers(void **state) {
         struct fixture *f = *state;
         struct loaded l = {0};
@@ -355,15 +396,15 @@ static void test_refusals(void **state) {
         char path[256];
 
         save(f, "j", "r", 1);
-        assert_int_equal(spool_save_job(f->spool, "j", &request, 2, NULL), -EEXIST);
+        assert_int_equal(spool_save_job(f->spool, "j", &request, 2, &OWNER, NULL), -EEXIST);
         test_assert_logged("job j is already spooled");
         assert_int_equal(spool_save_result(f->spool, "missing", &result), -ENOENT);
         test_assert_logged("job missing: cannot open its directory");
-        assert_int_equal(spool_save_job(f->spool, "../escape", &request, 2, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, "../escape", &request, 2, &OWNER, NULL), -EINVAL);
         test_assert_logged("job id '../escape' is not usable as a directory name");
-        assert_int_equal(spool_save_job(f->spool, ".hidden", &request, 2, NULL), -EINVAL);
-        assert_int_equal(spool_save_job(f->spool, "x.corrupt", &request, 2, NULL), -EINVAL);
-        assert_int_equal(spool_save_job(f->spool, "", &request, 2, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, ".hidden", &request, 2, &OWNER, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, "x.corrupt", &request, 2, &OWNER, NULL), -EINVAL);
+        assert_int_equal(spool_save_job(f->spool, "", &request, 2, &OWNER, NULL), -EINVAL);
 
         /* A spool that is a file, or below one. */
         snprintf(path, sizeof(path), "%s/a/file", f->top);
@@ -389,6 +430,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_porep_c1, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_oldest_first, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_owner, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_leftovers, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
