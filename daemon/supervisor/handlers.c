@@ -86,7 +86,7 @@ struct job_settings cuzkd_job_settings(const struct cuzkd *d) {
  * spooled, in the table for AwaitProof, counted. */
 static int add_failed_job(struct cuzkd *d, const char *id,
                           const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                          const char *message, struct job **ret) {
+                          const struct api_peer *owner, const char *message, struct job **ret) {
         Cuzk__V1__AwaitProofResponse failed = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
         struct job *job = NULL;
         int r;
@@ -100,6 +100,7 @@ static int add_failed_job(struct cuzkd *d, const char *id,
         r = job_new_ended(id, request, submitted_usec, &failed, &job);
         if (r < 0)
                 return r;
+        job->owner = *owner;
         r = job_table_add(&d->table, job);
         if (r < 0) {
                 job_free(job);
@@ -154,7 +155,7 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                                       {"CUZK_PROOF_KIND", "POREP_SEAL_COMMIT"}),
                            "job %s failed as it came in: %s", id, message);
                 d->metrics.jobs_submitted++;
-                r = add_failed_job(d, id, request, now, message, ret_job);
+                r = add_failed_job(d, id, request, now, owner, message, ret_job);
                 if (r >= 0) {
                         (*ret_job)->from_spool = false;
                         return 0;
@@ -166,6 +167,7 @@ static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
                 log_info("SubmitProof refused: %s", message);
                 return r;
         }
+        job->owner = *owner;
         r = job_table_add(&d->table, job);
         if (r < 0) {
                 job_free(job);
@@ -384,7 +386,6 @@ int cuzkd_load_spooled(void *userdata, const char *job_id,
                        const struct api_peer *owner, const char *input_path,
                        const Cuzk__V1__AwaitProofResponse *result) {
         struct cuzkd *d = userdata;
-        (void)owner;
         const struct job_settings settings = cuzkd_job_settings(d);
         char message[1024] = "";
         struct job *job = NULL;
@@ -403,11 +404,13 @@ int cuzkd_load_spooled(void *userdata, const char *job_id,
                 if (r < 0 && r != -ENOMEM) {
                         /* Its inputs went away while cuzkd was down: it fails, for good. */
                         log_error("spooled job %s cannot run again: %s", job_id, message);
-                        return add_failed_job(d, job_id, request, submitted_usec, message, &job);
+                        return add_failed_job(d, job_id, request, submitted_usec, owner, message,
+                                              &job);
                 }
         }
         if (r < 0)
                 return log_error_errno(r, "spooled job %s: %m", job_id);
+        job->owner = *owner;
         r = job_table_add(&d->table, job);
         if (r < 0) {
                 job_free(job);

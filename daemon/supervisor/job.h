@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "api/api-peer.h"
 #include "api/cuzk.pb-c.h"
 #include "daemon/executor/executor.h"
 #include "daemon/supervisor/reservation.h"
@@ -60,6 +61,7 @@ struct job_porep; /* job-porep.h */
 struct job {
         char id[40];
         char *request_id;        /* "" when the client sent none */
+        struct api_peer owner;   /* the peer that submitted it (spooled with it) */
         int priority;            /* Cuzk__V1__Priority */
         uint64_t submitted_usec; /* CLOCK_REALTIME */
         uint64_t sequence;       /* arrival order, ties of submitted_usec */
