@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "circuits/pce-file.h"
+#include "circuits/porep/params-size.h"
 #include "circuits/porep/porep-pce.h"
 #include "cli-porep-circuit.h"
 #include "cli-porep.h"
@@ -74,31 +75,23 @@ int cli_porep_select(const char *command, const char *sector_size, const char *r
         return -EINVAL;
 }
 
-/* Set bits of bitmap in [from, to). */
-static uint64_t count_bits(const uint64_t *bitmap, uint64_t from, uint64_t to) {
-        uint64_t n = 0;
-
-        for (uint64_t i = from; i < to; i++)
-                n += pce_bit(bitmap, i);
-        return n;
-}
-
 static void print_info(const struct porep_config *cfg, const struct pce *pce, double seconds) {
-        uint64_t inputs = (uint64_t)pce->n_public + 1;
+        struct groth16_circuit_counts c;
 
+        groth16_circuit_counts_of_pce(pce, &c);
         printf("registered_proof: %s\n", cfg->name);
         printf("constraints: %" PRIu32 "\n", pce_n_constraints(pce));
-        printf("public_inputs: %" PRIu64 "\n", inputs);
+        printf("public_inputs: %" PRIu64 "\n", c.inputs);
         printf("rows: %" PRIu32 "\n", pce->n_rows);
-        printf("aux: %" PRIu64 "\n", (uint64_t)pce->n_cols - inputs);
-        printf("domain: %" PRIu64 " (2^%u)\n", UINT64_C(1) << pce_log_domain_size(pce),
-               pce_log_domain_size(pce));
+        printf("aux: %" PRIu64 "\n", c.aux);
+        printf("domain: %" PRIu64 " (2^%u)\n", UINT64_C(1) << c.log_domain, c.log_domain);
         printf("nnz_a: %" PRIu64 "\nnnz_b: %" PRIu64 "\nnnz_c: %" PRIu64 "\n",
                pce->m[PCE_A].n_terms, pce->m[PCE_B].n_terms, pce->m[PCE_C].n_terms);
-        printf("a_aux_density: %" PRIu64 "\n", count_bits(pce->density[0], inputs, pce->n_cols));
-        printf("b_aux_density: %" PRIu64 "\n", count_bits(pce->density[1], inputs, pce->n_cols));
-        printf("b_input_density: %" PRIu64 "\n", count_bits(pce->density[1], 0, inputs));
+        printf("a_aux_density: %" PRIu64 "\n", c.a_aux);
+        printf("b_aux_density: %" PRIu64 "\n", c.b_aux);
+        printf("b_input_density: %" PRIu64 "\n", c.b_inputs);
         printf("pce_bytes: %" PRIu64 "\n", pce_file_bytes(pce));
+        printf("params_bytes: %" PRIu64 "\n", groth16_circuit_params_bytes(&c));
         printf("seconds: %.1f\n", seconds);
 }
 

@@ -65,6 +65,10 @@ v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-
 *) fail "file name $stem" ;;
 esac
 is "PCE cached beside the keys" [ -f "$params/$stem.cuzk-pce-v1" ]
+# The size cuzkd names for a missing .params file is the size setup writes.
+expected_bytes=$("$cuzk" porep info --sector-size 2KiB | sed -n 's/^params_bytes: //p')
+is "the .params file has porep info's params_bytes ($expected_bytes)" \
+        [ "$(stat -c %s "$params/$stem.params")" = "$expected_bytes" ]
 
 check "prove" "$cuzk" porep prove "$work/c1.json" --params-dir "$params" --out "$work/proof"
 is "192-byte proof" [ "$(stat -c %s "$work/proof")" = 192 ]
