@@ -29,7 +29,7 @@ image=$("$here/build-image.sh")
 out=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-vm-$scenario.XXXXXX")
 share=$out/share
 mkdir -p "$share/out" "$share/debs"
-cp "$here/guest-main.sh" "$here/lib.sh" "$here"/scenario-*.sh "$here/unit-probe.sh" \
+cp "$here/guest-main.sh" "$here/lib.sh" "$here/package-lib.sh" "$here"/scenario-*.sh "$here/unit-probe.sh" \
         "$here/../../daemon/message-ids.h" "$share/"
 echo "$scenario" > "$share/scenario"
 for deb in "$@"; do # under their canonical names (the scenario looks for cuzk_*.deb)
@@ -39,6 +39,12 @@ done
 chmod -R a+rX "$share"
 
 # Units a test VM does not need and TCG makes slow (logind took 30 s to start).
+# CUZK_VM_PARAMS: a directory shared read-only as the 9p tag "params" (the PoRep scenario's key).
+params_share=()
+if [ -n "${CUZK_VM_PARAMS:-}" ]; then
+        params_share=(-virtfs "local,path=$CUZK_VM_PARAMS,mount_tag=params,security_model=none,readonly=on,id=params")
+fi
+
 masks="systemd.mask=systemd-logind.service systemd.show_status=error"
 
 log "booting $(cat "$image/kernel-version") with $smp vCPUs (TCG), ${memory_mib} MiB; scenario $scenario; timeout ${timeout_s}s; output $out"
@@ -52,7 +58,7 @@ nice -n 19 timeout -k 10 "$timeout_s" qemu-system-x86_64 \
         -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
         -append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.unified_cgroup_hierarchy=1 loglevel=4 $masks" \
         -drive "file=$image/rootfs.img,if=virtio,format=raw,snapshot=on" \
-        -virtfs "local,path=$share,mount_tag=cuzk,security_model=none,id=cuzk" \
+        -virtfs "local,path=$share,mount_tag=cuzk,security_model=none,id=cuzk" "${params_share[@]}" \
         -device virtio-rng-pci -nic none \
         < /dev/null > "$out/console.log" 2>&1
 rc=$?

@@ -5,54 +5,15 @@
 # acceptance step asserted. Steps that cannot run because an earlier one
 # failed are reported as SKIP with the reason.
 
-DEB_DIR=/mnt/cuzk/debs
-UNIT_CG=/sys/fs/cgroup/cuzk.slice/cuzkd.service
-WORK=/var/tmp/cuzk-vm
+# shellcheck source=tests/vm/package-lib.sh
+. ./package-lib.sh
 ROWS=${CUZK_VM_ROWS:-4096}
-MEMBER=prover   # in group cuzk: may use the socket
-OUTSIDER=outsider
-SOCK=/run/cuzk/cuzk.sock
 MID_STARTED=5c49f1908cec4906865c9b4467038aa9
 
-as_member() { runuser -u "$MEMBER" -- "$@"; }
-main_pid() { systemctl show -p MainPID --value cuzkd.service; }
-dropin() { # dropin NAME CONTENT: a runtime drop-in of cuzkd.service ("" removes it)
-        mkdir -p /run/systemd/system/cuzkd.service.d
-        if [ -n "$2" ]; then
-                printf '[Service]\n%s\n' "$2" > "/run/systemd/system/cuzkd.service.d/$1.conf"
-        else
-                rm -f "/run/systemd/system/cuzkd.service.d/$1.conf"
-        fi
-        systemctl daemon-reload
-}
 batch() { # batch COUNT CONCURRENCY: a synthetic batch through the socket, verified
         as_member cuzk-bench --socket="$SOCK" batch --type synthetic --pce "$WORK/c.pce" \
                 --params "$WORK/c.params" --witness "$WORK/c.wtns" --count "$1" \
                 --concurrency "$2" --verify
-}
-worker_pids() { cat "$UNIT_CG"/synth/w*/cgroup.procs 2>/dev/null; }
-need() { # need STEP: skip unless that step passed
-        grep -q "^cuzk-vm: PASS $1 " "$CUZK_VM_OUT/result.log" && return 0
-        echo "needs step $1, which did not pass"
-        return 77
-}
-
-install_package() {
-        local debs=("$DEB_DIR"/cuzk_*.deb) mode
-        [ -f "${debs[0]}" ] || { echo "no cuzk_*.deb in $DEB_DIR"; return 1; }
-        cp "${debs[@]}" /tmp/
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                /tmp/cuzk_*.deb || { echo "apt-get install of the .deb failed"; return 1; }
-        getent passwd cuzk || { echo "no user cuzk"; return 1; }
-        getent group cuzk || { echo "no group cuzk"; return 1; }
-        expect_eq "cuzkd.socket enabled" enabled "$(systemctl is-enabled cuzkd.socket)" || return 1
-        expect_eq "cuzkd.socket active" active "$(systemctl is-active cuzkd.socket)" || return 1
-        expect_eq "cuzkd.service after install (socket activated)" inactive \
-                "$(systemctl is-active cuzkd.service)" || return 1
-        mode=$(stat -c '%a %U %G' "$SOCK") || return 1
-        expect_eq "$SOCK mode and owner" "660 root cuzk" "$mode" || return 1
-        expect_eq "/var/lib/cuzk/spool owner" cuzk "$(stat -c %U /var/lib/cuzk/spool)" || return 1
-        useradd --create-home --groups cuzk "$MEMBER" && useradd --create-home "$OUTSIDER" || return 1
 }
 
 check_catalog() {
