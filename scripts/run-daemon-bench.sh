@@ -14,6 +14,8 @@
 #   defaults (FIL_PROOFS_PARAMETER_CACHE pointing at that key), sends the C1
 #   envelope as Curio does (`cuzk-bench batch --type porep`), then one more
 #   with `cuzkctl prove` and checks that proof with `cuzk porep verify`.
+#   CUZK_POREP_SIZE=8MiB does the same with an 8 MiB sector (its test key:
+#   about 2 minutes on 2 cores, once).
 # Environment: CUZK_BUILD_DIR (default build), CUZKD_ARGS (more cuzkd flags,
 # e.g. "--budget 2G --max-workers 2"), CUZK_SKIP_DEPS=1 (no package step).
 set -euo pipefail
@@ -44,14 +46,20 @@ ninja -C "$build" daemon/cuzkd cli/cuzk-bench cli/cuzk cli/cuzkctl
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-bench.XXXXXX")
 fixtures=$build/example
 if [ $porep = 1 ]; then
+        size=${CUZK_POREP_SIZE:-2KiB}
+        case $size in
+        2KiB) registered=5 key=porep-test-params-pce-v1-seed0123456789abcdef ;;
+        8MiB) registered=6 key=porep-test-params-8MiB-pce-v1-seed0123456789abcdef ;;
+        *) echo "run-daemon-bench: CUZK_POREP_SIZE=$size: expected 2KiB or 8MiB" >&2; exit 2 ;;
+        esac
         seed=0707070707070707070707070707070707070707070707070707070707070707
-        "$build/cli/cuzk" porep seal --registered-proof StackedDrg2KiBV1_1 --miner t01000 \
+        "$build/cli/cuzk" porep seal --registered-proof "StackedDrg${size}V1_1" --miner t01000 \
                 --sector 1 --seed "$seed" --out "$tmp/c1.json" --envelope "$tmp/c1-envelope.json"
-        params=${CUZK_CACHE_DIR:-$HOME/.cache/cuzk}/porep-test-params-pce-v1-seed0123456789abcdef
+        params=${CUZK_CACHE_DIR:-$HOME/.cache/cuzk}/$key
         if [ ! -f "$params/done" ]; then
                 mkdir -p "$(dirname "$params")"
-                echo "run-daemon-bench: a 2 KiB test key pair (about 1.5 minutes on 2 cores, once)"
-                "$build/cli/cuzk" porep setup --sector-size 2KiB --params-dir "$params.tmp" \
+                echo "run-daemon-bench: a $size test key pair (minutes on 2 cores, once)"
+                "$build/cli/cuzk" porep setup --sector-size "$size" --params-dir "$params.tmp" \
                         --seed 0123456789abcdef
                 touch "$params.tmp/done"
                 rm -rf "$params" && mv "$params.tmp" "$params"
@@ -127,7 +135,7 @@ if [ $porep = 1 ]; then
         "$build/cli/cuzk-bench" --socket "$socket" batch --type porep --c1 "$tmp/c1-envelope.json" \
                 --count "$count" --concurrency "$concurrency" || status=$?
         if [ "$status" = 0 ]; then
-                "$build/cli/cuzkctl" --socket "$socket" prove --kind porep --registered-proof 5 \
+                "$build/cli/cuzkctl" --socket "$socket" prove --kind porep --registered-proof "$registered" \
                         --sector-number 1 --miner-id 1000 --vanilla-proof "$tmp/c1-envelope.json" \
                         --proof-out "$tmp/c1.proof" >/dev/null || status=$?
                 echo "cuzk porep verify: $("$build/cli/cuzk" porep verify "$tmp/c1.json" "$tmp/c1.proof" \
