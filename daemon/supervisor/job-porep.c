@@ -14,6 +14,7 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "circuits/porep/params-size.h"
 #include "circuits/porep/porep-pce.h"
 #include "circuits/porep/public-inputs.h"
 #include "common/cleanup.h"
@@ -184,14 +185,20 @@ static int check_params_file(const char *path, const char *cache, const struct p
                                              G2_UNCOMPRESSED_BYTES};
         static const char *const names[] = {"h", "l", "a", "b_g1", "b_g2"};
         struct bellperson_map map = {0};
+        struct groth16_circuit_counts counts;
+        char expected[64] = "a file in bellperson's layout";
         uint64_t pos = 0;
         int r;
+
+        if (porep_circuit_counts(cfg, &counts) == 0)
+                snprintf(expected, sizeof(expected), "%" PRIu64 " bytes",
+                         groth16_circuit_params_bytes(&counts));
 
         CAPTURED(r, msg, msg_size, "parameters", bellperson_map_file(path, &map));
         if (r < 0) {
                 snprintf(msg, msg_size,
-                         "%s: %s: the parameters of %s, expected in ParameterCache=%s", path,
-                         strerror(-r), cfg->name, cache);
+                         "%s: %s: the parameters of %s (%s), expected in ParameterCache=%s", path,
+                         strerror(-r), cfg->name, expected, cache);
                 return r;
         }
         CAPTURED(r, msg, msg_size, "parameters",
@@ -201,8 +208,9 @@ static int check_params_file(const char *path, const char *cache, const struct p
 
                 if (map.size < 4 || pos > map.size - 4) {
                         snprintf(msg, msg_size,
-                                 "%s: truncated: %zu bytes, it ends before its %s section", path,
-                                 map.size, names[i]);
+                                 "%s: truncated: %zu bytes, it ends before its %s section (the "
+                                 "parameters of %s: %s)",
+                                 path, map.size, names[i], cfg->name, expected);
                         r = -EBADMSG;
                         break;
                 }
@@ -211,8 +219,9 @@ static int check_params_file(const char *path, const char *cache, const struct p
         }
         if (r >= 0 && pos > map.size) {
                 snprintf(msg, msg_size,
-                         "%s: truncated: %zu bytes, its sections' counts need %" PRIu64, path,
-                         map.size, pos);
+                         "%s: truncated: %zu bytes, its sections' counts need %" PRIu64
+                         " (the parameters of %s: %s)",
+                         path, map.size, pos, cfg->name, expected);
                 r = -EBADMSG;
         }
         bellperson_unmap_file(&map);

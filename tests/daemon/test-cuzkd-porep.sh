@@ -80,12 +80,14 @@ verified() {
 make_cgroup || echo "note: no memory cgroup of our own; cuzkd runs in ours"
 
 start_cuzkd --config "$DIR/missing.conf" --max-workers 1
-porep_prove_fails "a missing .params FAILS naming the file" \
-        "$DIR/empty/$STEM.params: No such file or directory"
+PARAMS_BYTES=$("$CUZK" porep info --sector-size 2KiB | sed -n 's/^params_bytes: //p')
+porep_prove_fails "a missing .params FAILS naming the file and its size" \
+        "$DIR/empty/$STEM.params: No such file or directory: the parameters of StackedDrg2KiBV1_1 ($PARAMS_BYTES bytes)"
 stop_cuzkd
 start_cuzkd --config "$DIR/truncated.conf" --max-workers 1
-porep_prove_fails "a truncated .params FAILS naming the file" \
+porep_prove_fails "a truncated .params FAILS naming the file and its size" \
         "$DIR/truncated/$STEM.params: truncated: 65536 bytes"
+porep_prove_fails "a truncated .params FAILS naming the size a whole one has" "($PARAMS_BYTES bytes)"
 stop_cuzkd
 
 start_cuzkd --config "$DIR/good.conf" --max-workers 1
