@@ -21,6 +21,7 @@
 #include "api-h2.h"
 #include "api-socket.h"
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/log.h"
 
 /* --- calls --- */
@@ -39,22 +40,27 @@ struct api_call *api_call_new(struct api_connection *connection, int32_t stream_
         if (connection->calls)
                 connection->calls->prev = call;
         connection->calls = call;
+        /* A call begun: the connection owes its request, the stall timeout applies. */
+        api_limits_timer_update(connection);
         return call;
 }
 
 void api_call_free(struct api_call *call) {
         struct api_connection *connection = call->connection;
 
+        api_admission_release(call);
         if (call->prev)
                 call->prev->next = call->next;
         else
                 connection->calls = call->next;
         if (call->next)
                 call->next->prev = call->prev;
-        grpc_frame_reader_done(&call->reader);
         free(call->response);
         free(call->path);
         free(call);
+        /* A call ended: the idle timeout counts from now. */
+        connection->last_activity_usec = clock_now_usec();
+        api_limits_timer_update(connection);
 }
 
 /* The client is gone before an open call was answered: tell the daemon. */
@@ -103,7 +109,7 @@ static void connection_update_events(struct api_connection *connection) {
  * when that returns). Never frees the connection: the caller may be the
  * daemon walking its own lists, so a broken connection is shut down here and
  * freed by its io callback. */
-static void connection_kick(struct api_connection *connection) {
+void api_connection_kick(struct api_connection *connection) {
         int r;
 
         if (connection->in_session || connection->closing)
@@ -147,7 +153,7 @@ int api_reply_error_http(struct api_call *call, const char *http_status, enum gr
                 /* The stream cannot carry a status any more: reset it. */
                 (void)nghttp2_submit_rst_stream(call->connection->session, NGHTTP2_FLAG_NONE,
                                                 call->stream_id, NGHTTP2_INTERNAL_ERROR);
-        connection_kick(call->connection);
+        api_connection_kick(call->connection);
         return r < 0 ? -ENOMEM : 0;
 }
 
@@ -239,7 +245,7 @@ int api_reply(struct api_call *call, const ProtobufCMessage *response) {
                 return -ENOMEM;
         }
         call->state = CALL_ANSWERED;
-        connection_kick(call->connection);
+        api_connection_kick(call->connection);
         return 0;
 }
 
@@ -281,13 +287,16 @@ void api_call_dispatch(struct api_call *call) {
         ProtobufCMessage *request;
         int r;
 
-        if (grpc_frame_reader_finish(&call->reader) < 0) {
+        r = grpc_frame_reader_finish(&call->reader);
+        if (r < 0) {
+                api_admission_release(call);
                 api_reply_error_http(call, "200", call->reader.error, call->reader.error_message);
                 return;
         }
         request = protobuf_c_message_unpack(info->request, NULL, call->reader.message_length,
                                             call->reader.message);
-        grpc_frame_reader_done(&call->reader);
+        /* Decoded: the request buffer's memory goes back to the cap. */
+        api_admission_release(call);
         call->state = CALL_HANDLING;
         if (!request) {
                 api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "malformed %s message",

@@ -175,7 +175,8 @@ static int client_new(int fd, struct api_client **ret) {
                 api_client_free(client);
                 return -ENOMEM;
         }
-        r = api_h2_submit_settings(client->session, CLIENT_MAX_CONCURRENT_STREAMS);
+        r = api_h2_submit_settings(client->session, CLIENT_MAX_CONCURRENT_STREAMS,
+                                   API_H2_STREAM_WINDOW_BYTES);
         if (r < 0) {
                 api_client_free(client);
                 return r;

@@ -12,10 +12,11 @@
 #define READ_CHUNK_BYTES (64 * 1024)
 #define READS_PER_CALL 16
 
-int api_h2_submit_settings(nghttp2_session *session, uint32_t max_concurrent_streams) {
+int api_h2_submit_settings(nghttp2_session *session, uint32_t max_concurrent_streams,
+                           uint32_t stream_window_bytes) {
         const nghttp2_settings_entry settings[] = {
                 {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_concurrent_streams},
-                {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, API_H2_STREAM_WINDOW_BYTES},
+                {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, stream_window_bytes},
                 {NGHTTP2_SETTINGS_MAX_FRAME_SIZE, API_H2_MAX_FRAME_BYTES},
         };
         int r;

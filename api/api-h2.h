@@ -14,15 +14,21 @@
  * Flow control sized for messages of up to a few hundred MiB: a 51 MB C1
  * envelope fits in one stream window, and the connection window holds a few
  * of them, so a sender is rarely stalled waiting for WINDOW_UPDATE.
- * nghttp2 sends the updates itself as data is consumed.
+ * The client's nghttp2 sends the updates itself as data is consumed. The
+ * server opens a stream's window only as far as its request memory cap
+ * admits the message (api-admission.c): a stream starts with the HTTP/2
+ * default window, enough for any small request.
  */
 #define API_H2_STREAM_WINDOW_BYTES (64u * 1024 * 1024)
+#define API_H2_SERVER_INITIAL_STREAM_WINDOW_BYTES 65535u
 #define API_H2_CONNECTION_WINDOW_BYTES (256u * 1024 * 1024)
 /* Larger DATA frames than the 16 KiB default mean fewer frames per message. */
 #define API_H2_MAX_FRAME_BYTES (1u * 1024 * 1024)
 
-/* Queues our SETTINGS and widens the connection window. */
-int api_h2_submit_settings(nghttp2_session *session, uint32_t max_concurrent_streams);
+/* Queues our SETTINGS (stream_window_bytes: SETTINGS_INITIAL_WINDOW_SIZE) and widens
+ * the connection window. */
+int api_h2_submit_settings(nghttp2_session *session, uint32_t max_concurrent_streams,
+                           uint32_t stream_window_bytes);
 
 /* For an nghttp2 send callback: writes to fd, returning what nghttp2 expects
  * (bytes written, NGHTTP2_ERR_WOULDBLOCK or NGHTTP2_ERR_CALLBACK_FAILURE). */

@@ -19,6 +19,7 @@
 #include "api-h2.h"
 #include "api-socket.h"
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/log.h"
 
 /* --- nghttp2 callbacks --- */
@@ -82,26 +83,28 @@ static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const
 static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream_id,
                          const uint8_t *data, size_t length, void *user_data) {
         struct api_call *call = nghttp2_session_get_stream_user_data(session, stream_id);
-        int r;
 
         (void)flags;
         (void)user_data;
-        /* Data after an early answer (an error) is dropped. */
-        if (!call || call->state != CALL_RECEIVING)
+        /* Data after an early answer (an error) is dropped, and costs no memory. */
+        if (!call || call->state != CALL_RECEIVING) {
+                (void)nghttp2_session_consume_connection(session, length);
                 return 0;
-        r = grpc_frame_reader_feed(&call->reader, data, length);
-        if (r == -ENOMEM)
-                api_reply_error_http(call, "200", GRPC_STATUS_RESOURCE_EXHAUSTED,
-                                     "out of memory receiving the request");
-        else if (r < 0)
-                api_reply_error_http(call, "200", call->reader.error, call->reader.error_message);
+        }
+        api_admission_on_data(call, data, length);
         return 0;
 }
 
 static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, void *user_data) {
+        struct api_connection *connection = user_data;
         struct api_call *call;
 
-        (void)user_data;
+        /* The preface came before it (nghttp2 checks it): the handshake is done. */
+        if (frame->hd.type == NGHTTP2_SETTINGS && !(frame->hd.flags & NGHTTP2_FLAG_ACK) &&
+            !connection->handshake_done) {
+                connection->handshake_done = true;
+                api_limits_timer_update(connection);
+        }
         if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA)
                 return 0;
         call = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
@@ -175,6 +178,8 @@ void api_connection_free(struct api_connection *connection) {
                 api_call_free(connection->calls);
         nghttp2_session_del(connection->session);
         server->loop->io_remove(server->loop->loop_data, connection->watch);
+        if (connection->timer)
+                server->loop->timer_remove(server->loop->loop_data, connection->timer);
         close(connection->fd);
 
         if (connection->prev)
@@ -193,6 +198,7 @@ static void connection_io(int fd, uint32_t revents, void *userdata) {
         int r;
 
         if (revents & (POLLIN | POLLHUP | POLLERR)) {
+                connection->last_activity_usec = clock_now_usec();
                 connection->in_session = true;
                 r = api_h2_read(fd, connection->session);
                 connection->in_session = false;
@@ -212,35 +218,51 @@ static void connection_io(int fd, uint32_t revents, void *userdata) {
                 return;
         }
         if (connection->server->loop->io_set_events(connection->server->loop->loop_data,
-                                                    connection->watch, events) < 0)
+                                                    connection->watch, events) < 0) {
                 api_connection_free(connection);
+                return;
+        }
+        api_limits_timer_update(connection);
 }
 
-static int connection_new(struct api_server *server, int fd) {
+/* The connection's nghttp2 session, with our SETTINGS queued. */
+static int connection_session_new(struct api_connection *connection) {
+        struct api_server *server = connection->server;
+
+        if (nghttp2_session_server_new2(&connection->session, server->callbacks, connection,
+                                        server->session_option) != 0)
+                return -ENOMEM;
+        return api_h2_submit_settings(connection->session, server->options.max_concurrent_streams,
+                                      API_H2_SERVER_INITIAL_STREAM_WINDOW_BYTES);
+}
+
+/* Takes fd, which is closed on failure; peer: its credentials. */
+static int connection_new(struct api_server *server, int fd, const struct api_peer *peer) {
         struct api_connection *connection;
-        int r = -ENOMEM;
+        int r;
 
         connection = calloc(1, sizeof(*connection));
-        if (!connection)
+        if (!connection) {
+                close(fd);
                 return -ENOMEM;
+        }
         connection->server = server;
         connection->fd = fd;
-        r = api_peer_from_socket(fd, &connection->peer);
-        if (r < 0) {
-                free(connection);
-                return r;
-        }
-        r = -ENOMEM;
-        if (nghttp2_session_server_new(&connection->session, server->callbacks, connection) == 0)
-                r = api_h2_submit_settings(connection->session,
-                                           server->options.max_concurrent_streams);
+        connection->peer = *peer;
+        connection->accepted_usec = connection->last_activity_usec = clock_now_usec();
+        r = connection_session_new(connection);
         /* Watch for POLLOUT too: our SETTINGS are queued. */
         if (r >= 0)
                 r = server->loop->io_add(server->loop->loop_data, fd, POLLIN | POLLOUT,
                                          connection_io, connection, &connection->watch);
+        if (r >= 0)
+                r = api_limits_timer_start(connection);
         if (r < 0) {
+                if (connection->watch)
+                        server->loop->io_remove(server->loop->loop_data, connection->watch);
                 nghttp2_session_del(connection->session);
                 free(connection);
+                close(fd);
                 return r;
         }
         connection->next = server->connections;
@@ -249,6 +271,23 @@ static int connection_new(struct api_server *server, int fd) {
         server->connections = connection;
         server->n_connections++;
         return 0;
+}
+
+/* A new connection: served, once the limits make room for it, or closed. */
+static int listener_accept_one(struct api_server *server, int client) {
+        struct api_peer peer;
+        int r;
+
+        r = api_peer_from_socket(client, &peer);
+        if (r < 0) {
+                close(client);
+                return r;
+        }
+        if (api_limits_admit_connection(server, &peer) < 0) {
+                close(client); /* said by api_limits_admit_connection() */
+                return 0;
+        }
+        return connection_new(server, client, &peer);
 }
 
 static void listener_io(int fd, uint32_t revents, void *userdata) {
@@ -267,17 +306,9 @@ static void listener_io(int fd, uint32_t revents, void *userdata) {
                                 log_warning_errno(errno, "api: accept: %m");
                         return;
                 }
-                if (server->n_connections >= server->options.max_connections) {
-                        log_warning("api: %u connections already, refusing another",
-                                    server->n_connections);
-                        close(client);
-                        continue;
-                }
-                r = connection_new(server, client);
-                if (r < 0) {
+                r = listener_accept_one(server, client);
+                if (r < 0)
                         log_warning_errno(r, "api: cannot serve a new connection: %m");
-                        close(client);
-                }
         }
 }
 
@@ -307,6 +338,36 @@ static int server_add_listener(struct api_server *server, int fd, const char *un
         return 0;
 }
 
+/* The defaults of the options added for request memory and connection limits. */
+static int server_options_defaults(struct api_server_options *o) {
+        if (!o->max_request_memory_bytes)
+                o->max_request_memory_bytes = DEFAULT_MAX_REQUEST_MEMORY_BYTES;
+        if (o->max_request_memory_bytes < o->max_message_bytes)
+                return log_error_errno(
+                        -EINVAL,
+                        "api: request memory cap (MaxRequestMemory=) %zu bytes is below "
+                        "the largest message (MaxMessageSize=), %zu bytes: it could never be "
+                        "received; expected a cap of at least the message size",
+                        o->max_request_memory_bytes, o->max_message_bytes);
+        if (!o->max_connections_per_user)
+                o->max_connections_per_user = DEFAULT_MAX_CONNECTIONS_PER_USER;
+        if (!o->handshake_timeout_usec)
+                o->handshake_timeout_usec = DEFAULT_HANDSHAKE_TIMEOUT_USEC;
+        if (!o->stall_timeout_usec)
+                o->stall_timeout_usec = DEFAULT_STALL_TIMEOUT_USEC;
+        if (!o->idle_timeout_usec)
+                o->idle_timeout_usec = DEFAULT_IDLE_TIMEOUT_USEC;
+        return 0;
+}
+
+/* Flow control by the request memory cap: no WINDOW_UPDATE but for consumed bytes. */
+static int session_option_new(nghttp2_option **ret) {
+        if (nghttp2_option_new(ret) != 0)
+                return -ENOMEM;
+        nghttp2_option_set_no_auto_window_update(*ret, 1);
+        return 0;
+}
+
 int api_server_new(const struct api_event_loop *loop, const struct api_handler *handler,
                    void *userdata, const struct api_server_options *options,
                    struct api_server **ret) {
@@ -331,9 +392,18 @@ int api_server_new(const struct api_event_loop *loop, const struct api_handler *
                 server->options.max_connections = DEFAULT_MAX_CONNECTIONS;
         if (!server->options.max_concurrent_streams)
                 server->options.max_concurrent_streams = DEFAULT_MAX_CONCURRENT_STREAMS;
-        r = callbacks_new(&server->callbacks);
+        r = server_options_defaults(&server->options);
         if (r < 0) {
                 free(server);
+                return r;
+        }
+        api_admission_init(&server->memory, server->options.max_request_memory_bytes);
+        api_limits_ensure_fds(server->options.max_connections);
+        r = callbacks_new(&server->callbacks);
+        if (r >= 0)
+                r = session_option_new(&server->session_option);
+        if (r < 0) {
+                api_server_free(server);
                 return r;
         }
         *ret = server;
@@ -357,6 +427,7 @@ void api_server_free(struct api_server *server) {
                 free(listener);
         }
         nghttp2_session_callbacks_del(server->callbacks);
+        nghttp2_option_del(server->session_option);
         free(server);
 }
 
@@ -367,6 +438,11 @@ int api_server_listen_unix(struct api_server *server, const char *path, mode_t m
         assert(path);
 
         r = api_socket_listen_unix(path, mode, &fd);
+        if (r == -EADDRINUSE)
+                return log_error_errno(r,
+                                       "api: socket %s is served by another process (it "
+                                       "answered a connect()); not replacing it",
+                                       path);
         if (r < 0)
                 return log_error_errno(r, "api: cannot listen on %s: %m", path);
         r = server_add_listener(server, fd, path);

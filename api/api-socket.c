@@ -36,14 +36,30 @@ static int set_nonblocking(int fd) {
         return 0;
 }
 
-/* A socket file left by a previous run would make bind() fail with EADDRINUSE. */
-static int remove_stale_socket(const char *path) {
+/* Whether a process listens on the socket at sa: connect() succeeds (or the
+ * backlog is full: EAGAIN, someone listens but is busy). A socket file nobody
+ * listens on refuses (ECONNREFUSED). */
+static bool socket_is_live(const struct sockaddr_un *sa) {
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+        if (fd < 0)
+                return false;
+        if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
+                return true;
+        return errno == EAGAIN || errno == EINPROGRESS;
+}
+
+/* A socket file left by a previous run would make bind() fail with EADDRINUSE;
+ * a socket another process still serves is never taken over: -EADDRINUSE. */
+static int remove_stale_socket(const char *path, const struct sockaddr_un *sa) {
         struct stat st;
 
         if (lstat(path, &st) < 0)
                 return errno == ENOENT ? 0 : -errno;
         if (!S_ISSOCK(st.st_mode))
                 return -EEXIST;
+        if (socket_is_live(sa))
+                return -EADDRINUSE;
         if (unlink(path) < 0 && errno != ENOENT)
                 return -errno;
         return 0;
@@ -60,7 +76,7 @@ int api_socket_listen_unix(const char *path, mode_t mode, int *ret_fd) {
         r = unix_address(path, &sa);
         if (r < 0)
                 return r;
-        r = remove_stale_socket(path);
+        r = remove_stale_socket(path, &sa);
         if (r < 0)
                 return r;
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

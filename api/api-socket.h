@@ -7,8 +7,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Binds a stream socket at path (a stale socket there is removed first, any
- * other file is left alone: -EEXIST), chmods it to mode and listens. */
+/* Binds a stream socket at path (a stale socket there is removed first; one that a
+ * process answers on is left alone: -EADDRINUSE; any other file too: -EEXIST),
+ * chmods it to mode and listens. */
 int api_socket_listen_unix(const char *path, mode_t mode, int *ret_fd);
 /* Binds and listens on host:port; port 0 picks a free one. */
 int api_socket_listen_tcp(const char *host, uint16_t port, int *ret_fd);

@@ -91,6 +91,12 @@ void grpc_frame_reader_done(struct grpc_frame_reader *r) {
         assert(r);
         free(r->message);
         r->message = NULL;
+        r->message_allocated = 0;
+}
+
+bool grpc_frame_reader_has_length(const struct grpc_frame_reader *r) {
+        assert(r);
+        return r->prefix_filled == GRPC_FRAME_PREFIX_BYTES && r->error == GRPC_STATUS_OK;
 }
 
 static int reader_refuse(struct grpc_frame_reader *r, enum grpc_status status,
@@ -100,7 +106,7 @@ static int reader_refuse(struct grpc_frame_reader *r, enum grpc_status status,
         return -EBADMSG;
 }
 
-/* The prefix is complete: check it and allocate the message buffer. */
+/* The prefix is complete: check it. The buffer comes with the bytes. */
 static int reader_start_message(struct grpc_frame_reader *r) {
         uint32_t length = (uint32_t)r->prefix[1] << 24 | (uint32_t)r->prefix[2] << 16 |
                           (uint32_t)r->prefix[3] << 8 | (uint32_t)r->prefix[4];
@@ -114,13 +120,39 @@ static int reader_start_message(struct grpc_frame_reader *r) {
         if (length > r->max_message_bytes)
                 return reader_refuse(r, GRPC_STATUS_RESOURCE_EXHAUSTED,
                                      "message larger than the server accepts");
-        /* malloc(0) may return NULL: keep a valid pointer for empty messages. */
-        r->message = malloc(length ? length : 1);
-        if (!r->message)
-                return -ENOMEM;
         r->message_length = length;
         r->message_filled = 0;
         r->complete = length == 0;
+        /* An empty message has its (one byte) buffer at once: a valid pointer. */
+        if (length == 0) {
+                r->message = malloc(1);
+                if (!r->message)
+                        return -ENOMEM;
+                r->message_allocated = 1;
+        }
+        return 0;
+}
+
+/* Smallest step of the buffer's growth; it doubles from there. */
+#define READER_MIN_ALLOCATION (16u * 1024)
+
+/* Makes room for needed bytes of the message: the buffer doubles (amortised copies;
+ * glibc's realloc moves large blocks with mremap), but never past message_length. */
+static int reader_grow(struct grpc_frame_reader *r, size_t needed) {
+        size_t size = r->message_allocated ? r->message_allocated : READER_MIN_ALLOCATION;
+        uint8_t *grown;
+
+        if (needed <= r->message_allocated)
+                return 0;
+        while (size < needed)
+                size *= 2;
+        if (size > r->message_length)
+                size = r->message_length;
+        grown = realloc(r->message, size);
+        if (!grown)
+                return -ENOMEM;
+        r->message = grown;
+        r->message_allocated = size;
         return 0;
 }
 
@@ -156,6 +188,9 @@ int grpc_frame_reader_feed(struct grpc_frame_reader *r, const uint8_t *data, siz
                 n = r->message_length - r->message_filled;
                 if (n > length)
                         n = length;
+                ret = reader_grow(r, r->message_filled + n);
+                if (ret < 0)
+                        return ret;
                 memcpy(r->message + r->message_filled, data, n);
                 r->message_filled += n;
                 data += n;

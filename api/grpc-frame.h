@@ -47,24 +47,29 @@ void grpc_frame_prefix(uint8_t prefix[GRPC_FRAME_PREFIX_BYTES], uint32_t length)
 
 /*
  * Collects one length-prefixed message from DATA frames that may split it
- * anywhere. The message buffer is allocated once, when the prefix is
- * complete, so a peer cannot make us grow it beyond the length it announced
- * (and that length is checked against max_message_bytes first).
+ * anywhere. The message buffer grows as bytes arrive (never past the length
+ * the prefix announced, which is checked against max_message_bytes first),
+ * so a prefix alone costs no memory: the server charges its request memory
+ * cap for the bytes before it feeds them (api-admission.c).
  */
 struct grpc_frame_reader {
         size_t max_message_bytes;
         uint8_t prefix[GRPC_FRAME_PREFIX_BYTES];
         size_t prefix_filled;
-        uint8_t *message;
+        uint8_t *message; /* NULL until bytes of the message arrive */
         size_t message_length;
         size_t message_filled;
+        size_t message_allocated;
         bool complete;          /* one whole message is in message[] */
         enum grpc_status error; /* GRPC_STATUS_OK until the input is refused */
         const char *error_message;
 };
 
 void grpc_frame_reader_init(struct grpc_frame_reader *r, size_t max_message_bytes);
+/* Frees the message buffer (the prefix and length stay known). */
 void grpc_frame_reader_done(struct grpc_frame_reader *r);
+/* Whether the prefix is complete, so that message_length is known. */
+bool grpc_frame_reader_has_length(const struct grpc_frame_reader *r);
 /* Feeds bytes; returns 0, or -EBADMSG once r->error says why the input is
  * refused (a second message, a compressed one, one too large). Bytes fed after
  * an error are ignored. -ENOMEM when the buffer cannot be allocated. */

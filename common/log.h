@@ -9,6 +9,7 @@
 #pragma once
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <syslog.h>
 
 /* Receives each message that passes the level filter, without newline. */
@@ -19,6 +20,12 @@ void log_set_max_level(int max_level);
 int log_get_max_level(void);
 /* Installs a sink; NULL restores stderr. */
 void log_set_sink(log_sink_fn sink, void *userdata);
+
+/* Copies message into buf (size bytes, NUL included) with control characters, C1
+ * controls and bytes that are not UTF-8 escaped (\n, \r, \t, \xNN), so that it is one
+ * line a terminal shows as text; valid UTF-8 is kept. Cut at a character's end when buf
+ * is short. Returns the length written. Every message is escaped so before its sink. */
+size_t log_escape(const char *message, char *buf, size_t size);
 
 /* Formats and emits a message; returns -abs(error) (0 when error is 0). */
 int log_internal(int level, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

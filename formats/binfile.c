@@ -118,7 +118,7 @@ int binfile_open(const char *path, const char magic[4], uint32_t max_version,
                  struct binfile **ret) {
         _cleanup_(binfile_closep) struct binfile *bf = NULL;
         _cleanup_free_ char *path_copy = NULL;
-        char expected[4 * 4 + 1], found[4 * 4 + 1];
+        char expected[4 * 4 + 1];
         int r;
 
         assert(path);
@@ -135,11 +135,12 @@ int binfile_open(const char *path, const char magic[4], uint32_t max_version,
         if (r < 0)
                 return r;
 
+        /* The file's own bytes stay out of the message: a daemon that opened it for a
+         * client must not tell the client what a file it could not read begins with. */
         if (memcmp(bf->data, magic, 4) != 0) {
                 magic_to_string(expected, (const uint8_t *)magic);
-                magic_to_string(found, bf->data);
-                return log_error_errno(EBADMSG, "%s: file type is \"%s\", expected \"%s\"", path,
-                                       found, expected);
+                return log_error_errno(EBADMSG, "%s: not a %s file, expected \"%s\" at its start",
+                                       path, expected, expected);
         }
         bf->version = bin_le32(bf->data + 4);
         if (bf->version > max_version) {

@@ -27,6 +27,15 @@ enum task_state {
 struct worker_slot;
 struct prover_slot;
 
+/* What executor-liveness.c knows of a process: its CPU time when last looked at, and when
+ * it last made progress (CPU time used, a message sent). */
+struct liveness {
+        bool busy; /* it had work at the last look */
+        pid_t pid; /* the process looked at: a successor starts afresh */
+        uint64_t cpu_ticks;
+        uint64_t progress_usec;
+};
+
 struct task {
         struct executor *executor;
         struct executor_task spec;
@@ -36,6 +45,7 @@ struct task {
         bool canceled;
         bool abc_released;
         bool oom_killed;
+        bool stalled; /* its worker was killed for making no progress (executor-liveness.c) */
         struct ipc_synth_done synth;
         int abc_fd, w_fd;          /* TASK_WAITING only */
         bool worker_failed;        /* the worker sent IPC_FAILED */
@@ -63,6 +73,7 @@ struct worker_slot {
         uint64_t peak_bytes;
         uint64_t last_task_id; /* the task it ran last (executor_get_worker) */
         unsigned last_partition;
+        struct liveness liveness;
 };
 
 struct executor {
@@ -83,6 +94,10 @@ struct executor {
         uint64_t relays; /* tasks relayed so far */
         struct executor_preload *preloads;
         unsigned n_preloads;
+        uint64_t preload_failures; /* preloads that no prover could load */
+
+        sd_event_source *liveness_source; /* executor-liveness.c's timer */
+        uint64_t stalled_worker_kills, stalled_prover_kills;
 };
 
 /* A key every prover loads when it starts (executor_preload_key). */
@@ -91,6 +106,7 @@ struct executor_preload {
         char *path;
         char *circuit_path; /* the PCE of a synthetic circuit, or NULL */
         bool evicted;       /* by executor_evict_key: not sent any more (counted as answered) */
+        uint32_t failed_provers; /* bit i: prover i answered that it cannot load it */
 };
 
 /* A prover cgroup (prover-N) and the prover process in it. */
@@ -117,6 +133,9 @@ struct prover_slot {
         int ordinal; /* from IPC_PROVER_READY */
         char device_name[64];
         uint64_t memory_total_bytes, memory_free_bytes;
+        struct liveness liveness;
+        bool stalled;               /* killed for making no progress (executor-liveness.c) */
+        char stage[IPC_STAGE_TEXT]; /* the last IPC_PROGRESS: what it does now */
 };
 
 /* executor.c */
@@ -162,3 +181,12 @@ void executor_preload_progress(struct executor *e);
 void executor_send_preloads(struct prover_slot *p);
 void executor_prover_key_loaded(struct prover_slot *p, struct ipc_key_loaded *answer);
 void executor_preloads_free(struct executor *e);
+
+/* executor-liveness.c */
+/* The timer that kills stalled workers and provers, when a stall timeout is set. */
+int executor_liveness_start(struct executor *e);
+void executor_liveness_stop(struct executor *e);
+/* The process made progress now (it sent a message). */
+void executor_liveness_note(struct liveness *l);
+/* utime + stime of process pid, in clock ticks (/proc/PID/stat). */
+int executor_process_cpu_ticks(pid_t pid, uint64_t *ret);

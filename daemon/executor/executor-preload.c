@@ -62,6 +62,41 @@ void executor_send_preloads(struct prover_slot *p) {
         }
 }
 
+/* Prover p cannot load the preload of answer's key: once no prover in service can, it is
+ * dropped and its circuit's reservation goes (preload_failed). */
+static void preload_failed(struct prover_slot *p, const struct ipc_key_loaded *answer) {
+        struct executor *e = p->executor;
+        char circuit_id[2 * PATH_MAX + 2];
+
+        for (unsigned i = 0; i < e->n_preloads; i++) {
+                struct executor_preload *pre = &e->preloads[i];
+
+                if (pre->evicted || strcmp(pre->path, answer->key_path) != 0)
+                        continue;
+                pre->failed_provers |= UINT32_C(1) << p->index;
+                for (unsigned j = 0; j < e->n_provers; j++)
+                        if (!e->provers[j].out_of_service &&
+                            !(pre->failed_provers & UINT32_C(1) << j))
+                                return; /* another prover may still hold it */
+                pre->evicted = true;
+                e->preload_failures++;
+                if (pre->circuit_path)
+                        snprintf(circuit_id, sizeof(circuit_id), "%s+%s", pre->circuit_path,
+                                 pre->path);
+                else
+                        snprintf(circuit_id, sizeof(circuit_id), "%s", pre->path);
+                log_error("Preload of %s failed on every prover (%s); its reservation goes back "
+                          "to the budget",
+                          circuit_id,
+                          answer->message[0] ? answer->message : strerror(-answer->error));
+                if (e->callbacks.preload_failed)
+                        e->callbacks.preload_failed(e->userdata, circuit_id,
+                                                    answer->message[0] ? answer->message
+                                                                       : strerror(-answer->error));
+                return;
+        }
+}
+
 void executor_prover_key_loaded(struct prover_slot *p, struct ipc_key_loaded *answer) {
         struct executor *e = p->executor;
         char label[64];
@@ -85,10 +120,11 @@ void executor_prover_key_loaded(struct prover_slot *p, struct ipc_key_loaded *an
         p->preloads_done++;
         p->srs_bytes = answer->srs_bytes ? answer->srs_bytes : p->srs_bytes;
         executor_prover_label(p, label, sizeof(label));
-        if (answer->error < 0)
+        if (answer->error < 0) {
                 log_error("%s: preloading %s failed: %s", label, answer->key_path,
                           answer->message[0] ? answer->message : strerror(-answer->error));
-        else if (answer->load_usec)
+                preload_failed(p, answer);
+        } else if (answer->load_usec)
                 log_info("%s: preloaded %s in %.3f s (the prover holds %" PRIu64 " bytes of keys)",
                          label, answer->key_path, answer->load_usec / 1e6, p->srs_bytes);
         if (p->cg_fd >= 0 && e->options.domain->enforcement == CG_ENFORCEMENT_V2)

@@ -71,6 +71,16 @@ static void on_ready(struct prover_slot *p, struct ipc_prover_ready *ready) {
         executor_preload_progress(p->executor);
 }
 
+/* A stage begins: kept for the liveness check's message, and in the debug log. */
+static void on_progress(struct prover_slot *p, struct ipc_progress *progress) {
+        char label[64];
+
+        progress->stage[sizeof(progress->stage) - 1] = 0;
+        snprintf(p->stage, sizeof(p->stage), "%s", progress->stage);
+        log_debug("%s: task %" PRIu64 ": %s", executor_prover_label(p, label, sizeof(label)),
+                  progress->task_id, p->stage);
+}
+
 static void read_prover_messages(struct prover_slot *p) {
         while (p->sock >= 0) {
                 struct ipc_message m;
@@ -85,6 +95,7 @@ static void read_prover_messages(struct prover_slot *p) {
                         sd_event_source_set_enabled(p->io_source, SD_EVENT_OFF);
                         return;
                 }
+                executor_liveness_note(&p->liveness);
                 switch (m.type) {
                 case IPC_PROVER_READY:
                         on_ready(p, &m.prover_ready);
@@ -97,6 +108,9 @@ static void read_prover_messages(struct prover_slot *p) {
                         break;
                 case IPC_KEY_LOADED:
                         executor_prover_key_loaded(p, &m.key_loaded);
+                        break;
+                case IPC_PROGRESS:
+                        on_progress(p, &m.progress);
                         break;
                 default:
                         log_warning("Prover %u sent unexpected message type %" PRIu32, p->index,
@@ -125,6 +139,7 @@ static void prover_forget_process(struct prover_slot *p) {
         p->pidfd = p->sock = -EBADF;
         p->pid = 0;
         p->ready = false;
+        p->stage[0] = 0;
         p->preloads_sent = p->preloads_done = 0; /* the next process loads them again */
 }
 
@@ -182,7 +197,7 @@ static void on_prover_exit(struct prover_slot *p, const siginfo_t *si) {
         const uint64_t delay = PROVER_RESTART_MIN_USEC << shift;
         const int pid = (int)p->pid;
         const bool was_ready = p->ready;
-        char how[64], label[64], why[128];
+        char how[128], label[64], why[256];
         struct task *t;
 
         read_prover_messages(p);
@@ -190,8 +205,10 @@ static void on_prover_exit(struct prover_slot *p, const siginfo_t *si) {
         if (si->si_code == CLD_EXITED)
                 snprintf(how, sizeof(how), "exited with status %d", si->si_status);
         else
-                snprintf(how, sizeof(how), "killed by signal %d (%s)", si->si_status,
-                         strsignal(si->si_status));
+                snprintf(how, sizeof(how), "killed by signal %d (%s)%s", si->si_status,
+                         strsignal(si->si_status),
+                         p->stalled ? " for making no progress (ProverStallTimeout=)" : "");
+        p->stalled = false;
         executor_prover_label(p, label, sizeof(label));
 
         /* Each finish unlinks a task (and may submit others): look again from the start. */

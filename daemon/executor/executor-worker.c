@@ -238,6 +238,7 @@ static void read_worker_messages(struct worker_slot *slot) {
                 r = ipc_recv(slot->sock, &m, fds, &n_fds);
                 if (r == -EAGAIN)
                         return;
+                executor_liveness_note(&slot->liveness);
                 if (r <= 0) {
                         /* End of file (or garbage): the exit decides the outcome. */
                         sd_event_source_set_enabled(slot->io_source, SD_EVENT_OFF);
@@ -273,7 +274,12 @@ static void worker_failure(struct worker_slot *slot, struct task *t, const sigin
                            bool before_task, struct executor_result *result) {
         cg_worker_usage_t usage;
         const struct executor *e = slot->executor;
+        char stall[96] = "";
 
+        if (t->stalled)
+                snprintf(stall, sizeof(stall),
+                         ": it used no CPU time for %.0f s (WorkerStallTimeout=)",
+                         (double)e->options.worker_stall_usec / 1e6);
         if (slot->cg_fd >= 0 && cg_domain_read_usage(e->options.domain, slot->cg_fd, &usage) >= 0 &&
             usage.events.oom_kill > slot->baseline.oom_kill)
                 t->oom_killed = true;
@@ -290,12 +296,13 @@ static void worker_failure(struct worker_slot *slot, struct task *t, const sigin
         else
                 executor_result_init(result, EXECUTOR_FAILED_WORKER, -ECHILD,
                                      "synthesis worker of partition %u killed by signal %d "
-                                     "(%s)%s%s",
+                                     "(%s)%s%s%s",
                                      t->spec.partition, si->si_status, strsignal(si->si_status),
                                      before_task ? " before it took its task" : "",
                                      t->oom_killed ? ": out of memory in its cgroup (limit "
                                                      "from the partition's reservation)"
-                                                   : "");
+                                                   : "",
+                                     stall);
         result->oom_killed = t->oom_killed;
 }
 

@@ -172,6 +172,8 @@ int executor_new(sd_event *event, const struct executor_options *options,
         }
         if (r >= 0)
                 r = executor_provers_start(e);
+        if (r >= 0)
+                r = executor_liveness_start(e);
         if (r < 0) {
                 executor_free(e);
                 return r;
@@ -185,6 +187,7 @@ void executor_free(struct executor *e) {
                 return;
         /* No callbacks from here on: the caller is going away. */
         e->slot_free_source = sd_event_source_disable_unref(e->slot_free_source);
+        executor_liveness_stop(e);
         for (struct worker_slot *s = e->slots; s && s < e->slots + e->options.max_workers; s++)
                 executor_worker_kill(s);
         /* The tasks before the provers: a task at a prover points to it. */
@@ -321,6 +324,9 @@ void executor_get_status(const struct executor *e, struct executor_status *ret) 
                 .n_provers = e->n_provers,
                 .prover_pid = e->n_provers ? (int)e->provers[0].pid : 0,
                 .backend = e->n_provers ? e->provers[0].backend : "none",
+                .stalled_worker_kills = e->stalled_worker_kills,
+                .stalled_prover_kills = e->stalled_prover_kills,
+                .preload_failures = e->preload_failures,
         };
         for (unsigned i = 0; i < e->n_provers; i++) {
                 ret->provers_in_service += !e->provers[i].out_of_service;

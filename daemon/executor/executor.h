@@ -114,6 +114,11 @@ struct executor_callbacks {
         /* A prover answered a preload (executor_preload_key) or was lost with some still
          * unanswered: see executor_preloads_settled(). May be NULL. */
         void (*preload_progress)(void *userdata);
+        /* Every prover in service answered that it cannot load a preloaded key: the
+         * preload is dropped here (not sent again), and its circuit (circuit_id as
+         * preloaded: KEY, or PCE+KEY) should give its bytes back. message: the last
+         * prover's error. May be NULL. */
+        void (*preload_failed)(void *userdata, const char *circuit_id, const char *message);
 };
 
 #define EXECUTOR_MAX_PROVERS 16
@@ -138,6 +143,10 @@ struct executor_options {
         /* What every GPU prover opens its GPU with ([GPU] in cuzkd.conf(5)), checked by the
          * caller (gpu_tuning_check); NULL: the defaults. executor_new copies it. */
         const struct gpu_tuning *gpu_tuning;
+        /* WorkerStallTimeout=, ProverStallTimeout= (0: off): a worker, or a prover with
+         * work, that uses no CPU time and sends nothing for so long is killed (its partition
+         * retried, the prover restarted). See executor-liveness.c. */
+        uint64_t worker_stall_usec, prover_stall_usec;
 };
 
 struct executor;
@@ -161,6 +170,10 @@ struct executor_status {
         unsigned prover_restarts; /* all provers' */
         uint64_t srs_bytes;       /* SRS held by all provers */
         const char *backend;      /* prover 0's: "cpu", "cuda", "none" before it is ready */
+        /* Workers and provers killed for making no progress (WorkerStallTimeout=,
+         * ProverStallTimeout=). */
+        uint64_t stalled_worker_kills, stalled_prover_kills;
+        uint64_t preload_failures; /* preloads that no prover in service could load */
 };
 void executor_get_status(const struct executor *executor, struct executor_status *ret);
 

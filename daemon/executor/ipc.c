@@ -45,6 +45,8 @@ static size_t payload_bytes(uint32_t type) {
                 return sizeof(struct ipc_load_key);
         case IPC_KEY_LOADED:
                 return sizeof(struct ipc_key_loaded);
+        case IPC_PROGRESS:
+                return sizeof(struct ipc_progress);
         default:
                 return 0;
         }

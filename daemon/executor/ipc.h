@@ -15,6 +15,7 @@
  *                           IPC_KEY_LOADED    the answer to IPC_LOAD_KEY
  *                           IPC_ABC_RELEASED  a/b/c unmapped and closed
  *                           IPC_RESULT        + a memfd with the proof (success)
+ *                           IPC_PROGRESS      a stage of a task (or a key load) begins
  *
  * The memfds are sealed (ipc_memfd_seal) before they are sent, so a
  * receiver can trust their size for as long as it holds them; all but the
@@ -44,9 +45,11 @@ enum ipc_type {
         IPC_LOAD_KEY,
         IPC_KEY_LOADED,
         IPC_EVICT_KEY,
+        IPC_PROGRESS,
 };
 
 #define IPC_MESSAGE_TEXT 512
+#define IPC_STAGE_TEXT 48
 
 /* A task as the worker and the prover see it (paths NUL-terminated). */
 struct ipc_task {
@@ -127,6 +130,13 @@ struct ipc_key_loaded {
         char message[IPC_MESSAGE_TEXT];
 };
 
+/* The prover begins a stage ("load", "abc", "ntt", "msm", "tail") of task_id (0: a key
+ * load): what the supervisor's liveness check and log say it was doing. */
+struct ipc_progress {
+        uint64_t task_id;
+        char stage[IPC_STAGE_TEXT];
+};
+
 struct ipc_message {
         uint32_t type; /* enum ipc_type */
         uint32_t reserved;
@@ -140,6 +150,7 @@ struct ipc_message {
                 struct ipc_result result;
                 struct ipc_load_key load_key;
                 struct ipc_key_loaded key_loaded;
+                struct ipc_progress progress;
         };
 };
 

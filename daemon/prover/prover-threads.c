@@ -82,6 +82,13 @@ int prover_send_locked(struct prover *p, enum ipc_type type, const void *payload
         return r;
 }
 
+void prover_send_progress(struct prover *p, uint64_t task_id, const char *stage) {
+        struct ipc_progress progress = {.task_id = task_id};
+
+        snprintf(progress.stage, sizeof(progress.stage), "%s", stage);
+        (void)prover_send_locked(p, IPC_PROGRESS, &progress, sizeof(progress), NULL, 0);
+}
+
 /* A failed or canceled task's answer. */
 void prover_send_failure(struct prover *p, const struct prove_job *job,
                          enum executor_failure failure, int error, const char *text) {
@@ -117,6 +124,7 @@ static int job_key(struct prover *p, struct prove_job *job, char *text, size_t t
         const struct groth16_pk *pk;
         int r;
 
+        prover_send_progress(p, t->task_id, "key (loaded once)");
         r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, t->circuit_path, &pk,
                             &job->srs_load_usec);
         if (r < 0) {
@@ -157,6 +165,7 @@ static int job_start(struct prover *p, struct prove_job *job) {
                 .c = abc + 2 * n,
                 .log_domain_size = job->request.synth.log_domain_size,
         };
+        prover_send_progress(p, job->request.task.task_id, "start (H: a/b/c, NTT; G1 MSMs)");
         r = p->backend->ops->prove_start(p->backend, &in, &job->partial);
         (void)munmap(abc, bytes);
         job_close_abc(job);
@@ -171,6 +180,7 @@ static void job_load_key(struct prover *p, struct prove_job *job) {
         int r;
 
         memset(&answer, 0, sizeof(answer));
+        prover_send_progress(p, 0, "preload");
         r = prover_keys_get(
                 p->keys, (enum job_kind)job->request.task.kind, job->request.task.key_path,
                 job->request.task.circuit_path[0] ? job->request.task.circuit_path : NULL, &pk,
@@ -334,6 +344,7 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         char text[IPC_MESSAGE_TEXT];
         int fd, r;
 
+        prover_send_progress(p, job->request.task.task_id, "finish (b_g2 MSM, assembly)");
         r = p->backend->ops->prove_finish(p->backend, partial, &proof);
         job->tail_usec = clock_now_usec() - t0;
         if (r >= 0)

@@ -50,6 +50,9 @@ void prover_job_free(struct prover *p, struct prove_job *job);
 /* Sends one message under send_lock (both threads answer on the one socket). */
 int prover_send_locked(struct prover *p, enum ipc_type type, const void *payload, size_t bytes,
                        const int *fds, size_t n_fds);
+/* IPC_PROGRESS: task_id (0: a preload) begins stage; the supervisor's liveness check and
+ * debug log see it. */
+void prover_send_progress(struct prover *p, uint64_t task_id, const char *stage);
 /* A failed or canceled task's answer. */
 void prover_send_failure(struct prover *p, const struct prove_job *job,
                          enum executor_failure failure, int error, const char *text);

@@ -137,7 +137,7 @@ static bool raw_line_is_key_value(const char *raw, const char *name, const char 
 }
 
 static void config_unknown_key(struct config_parser *p, const char *section, const char *name) {
-        char known[256] = "";
+        char known[1024] = ""; /* every key of the largest section, named */
         size_t len = 0;
 
         for (size_t i = 0; i < config_n_keys; i++) {

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <ini.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -210,6 +211,11 @@ static int parse_resume(const char *value, void *field) {
         return parse_msec_into(value, field, 0, 3600 * 1000);
 }
 
+/* Seconds a worker or prover may make no progress before it is killed (0: never). */
+static int parse_stall_timeout(const char *value, void *field) {
+        return parse_msec_into(value, field, 0, 86400);
+}
+
 /* Seconds an ended job's result is kept (0: until it was delivered once); up to ten years. */
 static int parse_retention(const char *value, void *field) {
         return parse_msec_into(value, field, 0, 315360000);
@@ -227,6 +233,66 @@ static int parse_unsigned_into(const char *value, void *field, uint64_t min, uin
 
 static int parse_max_workers(const char *value, void *field) {
         return parse_unsigned_into(value, field, 0, 4096);
+}
+
+static int parse_queued_jobs(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 1, 1000000);
+}
+
+/* AdminGroup=: a group name, resolved now (a group that does not exist is an error in the
+ * file, not a surprise later), or a gid; "none" or empty for none. */
+static int parse_admin_group(const char *value, void *field) {
+        char buf[4096];
+        struct group grp, *found = NULL;
+        uint64_t gid;
+
+        if (!*value || !strcasecmp(value, "none")) {
+                *(int64_t *)field = -1;
+                return 0;
+        }
+        if (parse_unsigned_range(value, 0, UINT32_MAX - 1, 10, &gid) == 0) {
+                *(int64_t *)field = (int64_t)gid;
+                return 0;
+        }
+        if (getgrnam_r(value, &grp, buf, sizeof(buf), &found) != 0 || !found)
+                return -EINVAL;
+        *(int64_t *)field = (int64_t)found->gr_gid;
+        return 0;
+}
+
+/* SpoolMaxBytes=: auto (0 here, spool.h says what it becomes) or at least 1M. */
+static int parse_spool_max(const char *value, void *field) {
+        uint64_t v;
+        int r = config_parse_size(value, true, &v);
+
+        if (r < 0)
+                return r;
+        if (v != 0 && v < 1024 * 1024)
+                return -ERANGE;
+        *(uint64_t *)field = v;
+        return 0;
+}
+
+/* MaxRequestMemory=: at least 1M, at most 1T (at least MaxMessageSize=, checked at start). */
+static int parse_request_memory(const char *value, void *field) {
+        uint64_t v;
+        int r = config_parse_size(value, false, &v);
+
+        if (r < 0)
+                return r;
+        if (v < 1024 * 1024 || v > (1ull << 40))
+                return -ERANGE;
+        *(uint64_t *)field = v;
+        return 0;
+}
+
+static int parse_connections(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 1, 65536);
+}
+
+/* The API server's timeouts, milliseconds (0: none), up to a day. */
+static int parse_api_timeout(const char *value, void *field) {
+        return parse_msec_into(value, field, 0, 86400 * 1000);
 }
 
 static int parse_max_attempts(const char *value, void *field) {
@@ -353,6 +419,26 @@ const struct config_key config_keys[] = {
             SIZE_EXPECTED ", from 1M to 4294967295"),
         KEY("Daemon", "ResultRetention", parse_retention, result_retention_sec, "a duration",
             "seconds from 0 to 315360000"),
+        KEY("Daemon", "AdminGroup", parse_admin_group, admin_gid, "a group",
+            "a group name that exists, a gid, or none"),
+        KEY("Daemon", "MaxQueuedJobs", parse_queued_jobs, max_queued_jobs, "a job count",
+            "1 to 1000000"),
+        KEY("Daemon", "MaxQueuedJobsPerUser", parse_queued_jobs, max_queued_jobs_per_user,
+            "a job count", "1 to 1000000"),
+        KEY("Daemon", "SpoolMaxBytes", parse_spool_max, spool_max_bytes, "a size",
+            SIZE_EXPECTED " of at least 1M, or auto"),
+        KEY("Daemon", "MaxRequestMemory", parse_request_memory, max_request_memory_bytes, "a size",
+            SIZE_EXPECTED ", from 1M to 1T and at least MaxMessageSize="),
+        KEY("Daemon", "MaxConnections", parse_connections, max_connections, "a connection count",
+            "1 to 65536"),
+        KEY("Daemon", "MaxConnectionsPerUser", parse_connections, max_connections_per_user,
+            "a connection count", "1 to 65536"),
+        KEY("Daemon", "HandshakeTimeout", parse_api_timeout, handshake_timeout_msec, "a duration",
+            "milliseconds from 0 (none) to 86400000"),
+        KEY("Daemon", "RequestStallTimeout", parse_api_timeout, request_stall_timeout_msec,
+            "a duration", "milliseconds from 0 (none) to 86400000"),
+        KEY("Daemon", "IdleTimeout", parse_api_timeout, idle_timeout_msec, "a duration",
+            "milliseconds from 0 (none) to 86400000"),
         KEY("Memory", "TotalBudget", parse_size_auto, total_budget_bytes, "a size",
             SIZE_EXPECTED ", or auto"),
         KEY("Memory", "SafetyMargin", parse_size, safety_margin_bytes, "a size", SIZE_EXPECTED),
@@ -370,8 +456,12 @@ const struct config_key config_keys[] = {
             "0 (one per CPU) to 4096"),
         KEY("Scheduler", "MaxAttempts", parse_max_attempts, max_attempts, "an attempt count",
             "1 to 100"),
+        KEY("Scheduler", "WorkerStallTimeout", parse_stall_timeout, worker_stall_sec, "a duration",
+            "seconds from 0 (never) to 86400"),
         KEY("Prover", "Threads", parse_threads, prover_threads, "a thread count",
             "0 (all CPUs) to 65536"),
+        KEY("Prover", "ProverStallTimeout", parse_stall_timeout, prover_stall_sec, "a duration",
+            "seconds from 0 (never) to 86400"),
         KEY("Prover", "GPU", parse_tristate, gpu, "a GPU setting", "auto, yes or no"),
         KEY("Prover", "Devices", parse_devices, devices, "a device list",
             "all, or up to 16 GPU ordinals (0 to 255, each once) and cpu entries separated by "
@@ -419,6 +509,16 @@ void config_init(struct config *config) {
                 .log_level = LOG_INFO,
                 .max_message_bytes = 128ull << 20,
                 .result_retention_sec = 3600,
+                .admin_gid = -1,
+                .max_queued_jobs = 1000,
+                .max_queued_jobs_per_user = 256,
+                .spool_max_bytes = 0,
+                .max_request_memory_bytes = 1ull << 30,
+                .max_connections = 1024,
+                .max_connections_per_user = 64,
+                .handshake_timeout_msec = 10000,
+                .request_stall_timeout_msec = 30000,
+                .idle_timeout_msec = 60000,
                 .total_budget_bytes = 0,
                 .safety_margin_bytes = 1ull << 30,
                 .worker_slack_bytes = 64ull << 20,
@@ -429,7 +529,9 @@ void config_init(struct config *config) {
                 .bpf = CONFIG_AUTO,
                 .max_workers = 0,
                 .max_attempts = 3,
+                .worker_stall_sec = 300,
                 .prover_threads = 0,
+                .prover_stall_sec = 300,
                 .gpu = CONFIG_AUTO,
                 .devices = {.all = true},
         };

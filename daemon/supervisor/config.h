@@ -48,6 +48,18 @@ struct config {
         int log_level;                     /* LogLevel=info (LOG_* from syslog.h) */
         uint64_t max_message_bytes;        /* MaxMessageSize=128M */
         uint64_t result_retention_sec;     /* ResultRetention=3600 (seconds; see cuzkd.conf(5)) */
+        int64_t admin_gid;                 /* AdminGroup= (none: -1): sees every user's jobs */
+        unsigned max_queued_jobs;          /* MaxQueuedJobs=1000: jobs not ended, in all */
+        unsigned max_queued_jobs_per_user; /* MaxQueuedJobsPerUser=256: of one uid */
+        uint64_t spool_max_bytes;          /* SpoolMaxBytes=auto: 0 here (spool.h) */
+        /* The API server's limits (api/api-server.h): request bytes buffered at once,
+         * connections in all and of one uid, and its timeouts in milliseconds (0: none) */
+        uint64_t max_request_memory_bytes;   /* MaxRequestMemory=1G */
+        unsigned max_connections;            /* MaxConnections=1024 */
+        unsigned max_connections_per_user;   /* MaxConnectionsPerUser=64 */
+        uint64_t handshake_timeout_msec;     /* HandshakeTimeout=10000 */
+        uint64_t request_stall_timeout_msec; /* RequestStallTimeout=30000 */
+        uint64_t idle_timeout_msec;          /* IdleTimeout=60000 */
         /* [Memory] */
         uint64_t total_budget_bytes;         /* TotalBudget=auto: 0 here */
         uint64_t safety_margin_bytes;        /* SafetyMargin=1G */
@@ -59,10 +71,12 @@ struct config {
                 pressure_resume_msec; /* PressureResume=5000: quiet time before admission resumes */
         enum config_tristate bpf; /* BPF=auto: the eBPF probes where they load (bpf/memwatch.h) */
         /* [Scheduler] */
-        unsigned max_workers;  /* MaxWorkers=0: one per CPU */
-        unsigned max_attempts; /* MaxAttempts=3: per partition */
+        unsigned max_workers;      /* MaxWorkers=0: one per CPU */
+        unsigned max_attempts;     /* MaxAttempts=3: per partition */
+        uint64_t worker_stall_sec; /* WorkerStallTimeout=300: a worker with no CPU time, killed */
         /* [Prover] */
         unsigned prover_threads;       /* Threads=0: all */
+        uint64_t prover_stall_sec;     /* ProverStallTimeout=300: a busy prover with no progress */
         enum config_tristate gpu;      /* GPU=auto */
         struct config_devices devices; /* Devices=all */
         /* Preload= (empty): circuits every prover loads at start, before READY=1, separated

@@ -32,6 +32,7 @@
 #include "api/api-server.h"
 #include "daemon/executor/devices.h"
 #include "daemon/supervisor/handlers.h"
+#include "daemon/supervisor/intake.h"
 #include "daemon/supervisor/preload.h"
 #include "daemon/message-ids.h"
 #include "daemon/executor/helper-main.h"
@@ -91,6 +92,12 @@ static void note_restart_only(const struct config *old, const struct config *new
                 KEY("SpoolDirectory", spool_dir),
                 KEY("LogTarget", log_target),
                 KEY("MaxMessageSize", max_message_bytes),
+                KEY("MaxRequestMemory", max_request_memory_bytes),
+                KEY("MaxConnections", max_connections),
+                KEY("MaxConnectionsPerUser", max_connections_per_user),
+                KEY("HandshakeTimeout", handshake_timeout_msec),
+                KEY("RequestStallTimeout", request_stall_timeout_msec),
+                KEY("IdleTimeout", idle_timeout_msec),
                 KEY("WorkerSlack", worker_slack_bytes),
                 KEY("Enforcement", enforcement),
                 KEY("PressureStall", pressure_stall_msec),
@@ -99,6 +106,8 @@ static void note_restart_only(const struct config *old, const struct config *new
                 KEY("BPF", bpf),
                 KEY("MaxWorkers", max_workers),
                 KEY("Threads", prover_threads),
+                KEY("WorkerStallTimeout", worker_stall_sec),
+                KEY("ProverStallTimeout", prover_stall_sec),
                 KEY("GPU", gpu),
                 KEY("Lanes", gpu_tuning.lanes),
                 KEY("SrsResidence", gpu_tuning.srs),
@@ -199,6 +208,8 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
                          d->budget.total_bytes, budget);
         budget_set_total(&d->budget, budget);
         job_table_change_retention(&d->table, new.result_retention_sec * 1000000);
+        if (new.spool_max_bytes != d->config.spool_max_bytes)
+                (void)spool_set_max_bytes(d->spool, new.spool_max_bytes);
         d->config = new;
         scheduler_reconfigure(d->scheduler, new.max_attempts);
         log_info("reload: configuration from %s applied", saved_overrides.config_path);
@@ -308,6 +319,8 @@ static int setup_executor(struct cuzkd *d, const cg_domain_t *domain) {
                                                      : (unsigned)(cpus > 0 ? cpus : 1),
                 .prover_threads = d->config.prover_threads,
                 .worker_slack_bytes = d->config.worker_slack_bytes,
+                .worker_stall_usec = d->config.worker_stall_sec * 1000000,
+                .prover_stall_usec = d->config.prover_stall_sec * 1000000,
                 .helper_path = helper,
                 .use_gpu = d->config.gpu != CONFIG_NO,
                 .gpu_tuning = &d->config.gpu_tuning,
@@ -371,6 +384,23 @@ static int setup_loop(struct cuzkd *d) {
         return 0;
 }
 
+/* A timeout of cuzkd.conf (milliseconds, 0: none) as the API server takes it. */
+static uint64_t api_timeout_usec(uint64_t msec) {
+        return msec == 0 ? API_TIMEOUT_NEVER : msec * 1000;
+}
+
+static struct api_server_options api_options_from_config(const struct config *c) {
+        return (struct api_server_options){
+                .max_message_bytes = c->max_message_bytes,
+                .max_connections = c->max_connections,
+                .max_request_memory_bytes = c->max_request_memory_bytes,
+                .max_connections_per_user = c->max_connections_per_user,
+                .handshake_timeout_usec = api_timeout_usec(c->handshake_timeout_msec),
+                .stall_timeout_usec = api_timeout_usec(c->request_stall_timeout_msec),
+                .idle_timeout_usec = api_timeout_usec(c->idle_timeout_msec),
+        };
+}
+
 /* The supervisor's parts in order: cgroups, budget, pressure, spool, scheduler,
  * executor, probes; the spooled jobs queued again; the API server listening. */
 static int setup_parts(struct cuzkd *d, cg_domain_t *domain, struct api_server **server,
@@ -378,18 +408,21 @@ static int setup_parts(struct cuzkd *d, cg_domain_t *domain, struct api_server *
         struct scheduler_callbacks callbacks = {.job_ended = cuzkd_job_ended,
                                                 .preload_progress = on_preload_progress};
         struct scheduler_options options = {.max_attempts = d->config.max_attempts};
-        struct api_server_options server_options = {.max_message_bytes =
-                                                            d->config.max_message_bytes};
+        struct api_server_options server_options = api_options_from_config(&d->config);
         cg_hierarchy_t hierarchy;
         int r;
 
-        r = setup_domain(d, &hierarchy, domain);
+        /* The spool first: its lock stops a second cuzkd on the same spool before it
+         * touches the first one's cgroups or socket. */
+        r = spool_open(d->config.spool_dir, &d->spool);
+        if (r >= 0)
+                r = spool_set_max_bytes(d->spool, d->config.spool_max_bytes);
+        if (r >= 0)
+                r = setup_domain(d, &hierarchy, domain);
         if (r >= 0)
                 r = setup_budget(d);
         if (r >= 0)
                 r = setup_pressure(d, &hierarchy);
-        if (r >= 0)
-                r = spool_open(d->config.spool_dir, &d->spool);
         if (r >= 0)
                 r = scheduler_new(d->event, &d->budget, &options, &callbacks, d, &d->scheduler);
         if (r >= 0)
@@ -404,6 +437,13 @@ static int setup_parts(struct cuzkd *d, cg_domain_t *domain, struct api_server *
 
                 executor_get_status(d->executor, &status);
                 scheduler_set_executor(d->scheduler, d->executor, status.n_provers);
+                /* Before the spool's jobs: the unfinished ones are checked again there, off
+                 * the loop, while the socket is served already. Its queue holds a few of
+                 * the largest requests (their inline inputs). */
+                r = intake_new(d->event, d->spool, UINT64_C(4) * d->config.max_message_bytes,
+                               cuzkd_intake_done, d, &d->intake);
+        }
+        if (r >= 0) {
                 r = spool_load_all(d->spool, cuzkd_load_spooled, d);
         }
         if (r >= 0) {
@@ -462,6 +502,9 @@ static int run(struct cuzkd *d) {
         d->preload_timer = sd_event_source_disable_unref(d->preload_timer);
         /* The server first: its open calls are abandoned, which forgets their waiters. */
         api_server_free(server);
+        /* Then the intake: its thread finishes the request in hand (what it spooled runs at
+         * the next start); the spool it writes to goes after it. */
+        d->intake = intake_free(d->intake);
         job_table_drop_waiters(&d->table);
         /* The probes before the cgroups they watch go. */
         bpf_watch_done(&d->bpf);

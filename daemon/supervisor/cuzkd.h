@@ -44,6 +44,8 @@ struct cuzkd {
         uint64_t start_usec; /* CLOCK_MONOTONIC */
         uint64_t job_counter;
         bool stopping; /* SIGTERM: no new jobs */
+        /* Submissions being checked and spooled off the loop (intake.h). */
+        struct intake *intake;
         /* READY=1 waits for the Preload= circuits (cuzkd.c) */
         unsigned n_preloads;
         bool ready_sent;

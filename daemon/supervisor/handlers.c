@@ -15,32 +15,12 @@
 #include "daemon/supervisor/handlers.h"
 #include "daemon/supervisor/status.h"
 #include "daemon/supervisor/preload.h"
+#include "daemon/supervisor/peer-files.h"
 #include "daemon/supervisor/log-journal.h"
 #include "daemon/message-ids.h"
 #include "daemon/supervisor/job-porep.h"
-
-/* A job id unique across restarts: a count and random bits. */
-static void new_job_id(struct cuzkd *d, char *buf, size_t size) {
-        uint32_t random_bits = 0;
-
-        if (getrandom(&random_bits, sizeof(random_bits), GRND_NONBLOCK) != sizeof(random_bits))
-                random_bits = (uint32_t)job_now_usec();
-        snprintf(buf, size, "job-%" PRIu64 "-%08" PRIx32, ++d->job_counter, random_bits);
-}
-
-static enum grpc_status status_for_error(int r) {
-        switch (r) {
-        case -EOPNOTSUPP:
-                return GRPC_STATUS_UNIMPLEMENTED;
-        case -ENOMEM:
-                return GRPC_STATUS_RESOURCE_EXHAUSTED;
-        case -EIO:
-        case -ENOSPC:
-                return GRPC_STATUS_INTERNAL;
-        default:
-                return GRPC_STATUS_INVALID_ARGUMENT;
-        }
-}
+#include "daemon/supervisor/job-limits.h"
+#include "daemon/supervisor/intake.h"
 
 void cuzkd_job_ended(void *userdata, struct job *job) {
         struct cuzkd *d = userdata;
@@ -54,6 +34,8 @@ void cuzkd_job_ended(void *userdata, struct job *job) {
         r = spool_save_result(d->spool, job->id, &result);
         if (r < 0)
                 log_error_errno(r, "job %s: cannot spool its result: %m", job->id);
+        if (job->state == JOB_FAILED || job->state == JOB_CANCELLED)
+                (void)spool_remove_input(d->spool, job->id); /* never read again */
         job_table_notify(&d->table, job);
 }
 
@@ -82,138 +64,47 @@ struct job_settings cuzkd_job_settings(const struct cuzkd *d) {
         };
 }
 
-/* A job that ended FAILED as it came in (or when the spool brought it back): its result
- * spooled, in the table for AwaitProof, counted. */
-static int add_failed_job(struct cuzkd *d, const char *id,
-                          const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                          const struct api_peer *owner, const char *message, struct job **ret) {
-        Cuzk__V1__AwaitProofResponse failed = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-        struct job *job = NULL;
-        int r;
-
-        failed.job_id = (char *)id;
-        failed.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
-        failed.error_message = (char *)message;
-        /* It ended now: its retention counts from here. */
-        failed.total_ms = (job_now_usec() - submitted_usec) / 1000;
-        (void)spool_save_result(d->spool, id, &failed);
-        r = job_new_ended(id, request, submitted_usec, &failed, &job);
-        if (r < 0)
-                return r;
-        job->owner = *owner;
-        r = job_table_add(&d->table, job);
-        if (r < 0) {
-                job_free(job);
-                return r;
-        }
-        metrics_job_ended(&d->metrics, job);
-        *ret = job;
-        return 0;
-}
-
-/* A PoRep job whose C1 output or parameters are wrong is accepted as a job that FAILED at
- * once, with the reason, as the reference daemon answers Curio (it awaits every job it
- * submitted); other kinds' bad requests are refused. */
-static bool fails_as_job(const Cuzk__V1__SubmitProofRequest *request, int r) {
-        return request->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT && r != -ENOMEM;
-}
-
-/* Makes, spools and queues a job; on error *ret_status and message say why. */
-static int submit(struct cuzkd *d, const Cuzk__V1__SubmitProofRequest *request,
-                  const struct api_peer *owner, struct job **ret_job, enum grpc_status *ret_status,
-                  char *message, size_t message_size) {
-        _cleanup_free_ char *input_path = NULL;
-        const struct job_settings settings = cuzkd_job_settings(d);
-        struct job *job;
-        char id[40];
-        uint64_t now = job_now_usec();
-        int r;
-
-        job = job_table_find_request(&d->table, request->request_id);
-        if (job) {
-                *ret_job = job;
-                return 0;
-        }
-        if (d->stopping) {
-                *ret_status = GRPC_STATUS_UNAVAILABLE;
-                snprintf(message, message_size, "cuzkd is shutting down");
-                return -ESHUTDOWN;
-        }
-        new_job_id(d, id, sizeof(id));
-        /* Spooled first: an inline witness or C1 output becomes a file there, which the job
-         * reads. */
-        r = spool_save_job(d->spool, id, request, now, owner, &input_path);
-        if (r < 0) {
-                *ret_status = GRPC_STATUS_INTERNAL;
-                snprintf(message, message_size, "cannot spool the job: %s", strerror(-r));
-                return r;
-        }
-        r = job_new(id, request, input_path, now, &settings, &job, message, message_size);
-        if (r < 0 && fails_as_job(request, r)) {
-                log_fields(LOG_ERR, 0,
-                           LOG_FIELDS({"MESSAGE_ID", CUZK_MID_JOB_FAILED}, {"CUZK_JOB_ID", id},
-                                      {"CUZK_PROOF_KIND", "POREP_SEAL_COMMIT"}),
-                           "job %s failed as it came in: %s", id, message);
-                d->metrics.jobs_submitted++;
-                r = add_failed_job(d, id, request, now, owner, message, ret_job);
-                if (r >= 0) {
-                        (*ret_job)->from_spool = false;
-                        return 0;
-                }
-        }
-        if (r < 0) {
-                (void)spool_remove_job(d->spool, id);
-                *ret_status = status_for_error(r);
-                log_info("SubmitProof refused: %s", message);
-                return r;
-        }
-        job->owner = *owner;
-        r = job_table_add(&d->table, job);
-        if (r < 0) {
-                job_free(job);
-                (void)spool_remove_job(d->spool, id);
-                *ret_status = GRPC_STATUS_RESOURCE_EXHAUSTED;
-                snprintf(message, message_size, "out of memory");
-                return r;
-        }
-        d->metrics.jobs_submitted++;
-        const char *kind = job->inputs.kind == JOB_POREP_C2        ? "POREP_SEAL_COMMIT"
-                           : job->inputs.kind == JOB_SYNTHETIC_PCE ? "SYNTHETIC_PCE"
-                                                                   : "GROTH16_SNARKJS";
-        char partitions[16];
-        snprintf(partitions, sizeof(partitions), "%u", job->inputs.partitions);
-        log_fields(LOG_INFO, 0,
-                   LOG_FIELDS({"CUZK_JOB_ID", job->id}, {"CUZK_PROOF_KIND", kind},
-                              {"CUZK_PARTITIONS", partitions},
-                              {"CUZK_CIRCUIT", job->shape.circuit_id}),
-                   "job %s accepted: %s, %u partition(s) of %" PRIu64 " bytes, circuit %s", job->id,
-                   kind, job->inputs.partitions, job->shape.abc_bytes + job->shape.rest_bytes,
-                   job->shape.circuit_id);
-        scheduler_add(d->scheduler, job);
-        *ret_job = job;
-        return 0;
-}
-
 static int on_submit_proof(struct api_call *call, const Cuzk__V1__SubmitProofRequest *request,
                            void *userdata) {
         struct cuzkd *d = userdata;
-        Cuzk__V1__SubmitProofResponse response = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         enum grpc_status status = GRPC_STATUS_INTERNAL;
         char message[1024] = "";
-        struct job *job;
-        int r;
 
-        r = submit(d, request, api_call_peer(call), &job, &status, message, sizeof(message));
-        if (r < 0)
+        if (job_limits_check(d, api_call_peer(call), request, &status, message, sizeof(message)))
                 return api_reply_error(call, status, "%s", message);
-        response.job_id = job->id;
-        response.queue_position = scheduler_queue_position(d->scheduler, job);
-        response.assigned_gpu = (char *)"";
+        /* Answered once the intake has checked and spooled it (submit.c). */
+        return cuzkd_submit(d, call, request, false);
+}
+
+/* A job quarantined at start-up (spool.h): AwaitProof gets it as FAILED, which clients
+ * (Curio) take as final, with why and where it is kept; CancelProof gets
+ * FAILED_PRECONDITION, as for any job that ended. */
+static int reply_quarantined(struct api_call *call, const struct cuzkd *d,
+                             const struct spool_quarantined *q, bool await) {
+        Cuzk__V1__AwaitProofResponse response = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        char message[sizeof(q->reason) + sizeof(d->config.spool_dir) + sizeof(q->dir) + 64];
+
+        if (q->owner_known && !job_limits_may_access(d, api_call_peer(call), &q->owner))
+                return api_reply_error(call, GRPC_STATUS_PERMISSION_DENIED,
+                                       "job %s belongs to another user", q->job_id);
+        snprintf(message, sizeof(message), "quarantined at start-up: %s; kept as %s/%s", q->reason,
+                 d->config.spool_dir, q->dir);
+        if (!await)
+                return api_reply_error(call, GRPC_STATUS_FAILED_PRECONDITION,
+                                       "job %s already ended: FAILED, %s", q->job_id, message);
+        response.job_id = (char *)q->job_id;
+        response.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+        response.error_message = message;
         return api_reply(call, &response.base);
 }
 
-/* NOT_FOUND for a job id the table does not have. */
-static int reply_no_job(struct api_call *call, const struct cuzkd *d, const char *job_id) {
+/* NOT_FOUND for a job id the table does not have, unless the spool quarantined it. */
+static int reply_no_job(struct api_call *call, const struct cuzkd *d, const char *job_id,
+                        bool await) {
+        const struct spool_quarantined *q = spool_find_quarantined(d->spool, job_id);
+
+        if (q)
+                return reply_quarantined(call, d, q, await);
         if (d->config.result_retention_sec == 0)
                 return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
                                        "no job %s: its result was delivered already and "
@@ -231,7 +122,10 @@ static int on_await_proof(struct api_call *call, const Cuzk__V1__AwaitProofReque
         struct job *job = job_table_find(&d->table, request->job_id);
 
         if (!job)
-                return reply_no_job(call, d, request->job_id);
+                return reply_no_job(call, d, request->job_id, true);
+        if (!job_limits_may_access(d, api_call_peer(call), &job->owner))
+                return api_reply_error(call, GRPC_STATUS_PERMISSION_DENIED,
+                                       "job %s belongs to another user", job->id);
         if (job_state_is_final(job->state))
                 return job_table_reply(&d->table, call, job, false);
         return job_table_wait(&d->table, job, call, request->timeout_ms, false);
@@ -241,19 +135,15 @@ static int on_prove(struct api_call *call, const Cuzk__V1__ProveRequest *request
         struct cuzkd *d = userdata;
         enum grpc_status status = GRPC_STATUS_INTERNAL;
         char message[1024] = "";
-        struct job *job;
-        int r;
 
+        if (job_limits_check(d, api_call_peer(call), request->submit, &status, message,
+                             sizeof(message)))
+                return api_reply_error(call, status, "%s", message);
         if (!request->submit)
                 return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
                                        "ProveRequest.submit is required");
-        r = submit(d, request->submit, api_call_peer(call), &job, &status, message,
-                   sizeof(message));
-        if (r < 0)
-                return api_reply_error(call, status, "%s", message);
-        if (job_state_is_final(job->state))
-                return job_table_reply(&d->table, call, job, true);
-        return job_table_wait(&d->table, job, call, 0, true);
+        /* Answered with the result once the job ends (submit.c). */
+        return cuzkd_submit(d, call, request->submit, true);
 }
 
 static int on_cancel_proof(struct api_call *call, const Cuzk__V1__CancelProofRequest *request,
@@ -264,7 +154,10 @@ static int on_cancel_proof(struct api_call *call, const Cuzk__V1__CancelProofReq
         bool was_running = false;
 
         if (!job)
-                return reply_no_job(call, d, request->job_id);
+                return reply_no_job(call, d, request->job_id, false);
+        if (!job_limits_may_access(d, api_call_peer(call), &job->owner))
+                return api_reply_error(call, GRPC_STATUS_PERMISSION_DENIED,
+                                       "job %s belongs to another user", job->id);
         if (job_state_is_final(job->state))
                 return api_reply_error(call, GRPC_STATUS_FAILED_PRECONDITION,
                                        "job %s already ended: %s", job->id,
@@ -280,7 +173,7 @@ static int on_get_status(struct api_call *call, const Cuzk__V1__GetStatusRequest
         int r;
 
         (void)request;
-        r = status_fill(userdata, &response);
+        r = status_fill(userdata, api_call_peer(call), &response);
         if (r >= 0)
                 r = api_reply(call, &response.base);
         status_response_done(&response);
@@ -307,6 +200,7 @@ static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsReque
                           void *userdata) {
         struct cuzkd *d = userdata;
         Cuzk__V1__PreloadSrsResponse response = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+        struct peer_files files;
         char message[1024];
         uint64_t bytes = 0;
         bool already;
@@ -315,7 +209,11 @@ static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsReque
         if (!request->circuit_id || !*request->circuit_id)
                 return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
                                        "circuit_id is required");
-        r = preload_circuit(d, request->circuit_id, &already, &bytes, message, sizeof(message));
+        /* The files are the client's: opened with its rights, so it reserves budget only for
+         * files it could read itself. */
+        peer_files_init(&files, api_call_peer(call));
+        r = preload_circuit(d, &files, request->circuit_id, &already, &bytes, message,
+                            sizeof(message));
         if (r == -ENOENT)
                 return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
                                        "%s; cuzkd's circuit ids are the path of a .zkey, or "
@@ -325,6 +223,8 @@ static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsReque
                 return api_reply_error(call, GRPC_STATUS_RESOURCE_EXHAUSTED, "%s", message);
         if (r == -EINVAL)
                 return api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "%s", message);
+        if (r == -EPERM || r == -EACCES)
+                return api_reply_error(call, GRPC_STATUS_PERMISSION_DENIED, "%s", message);
         if (r < 0)
                 return r;
         log_info("PreloadSRS %s: %" PRIu64 " bytes reserved from the memory budget%s; every "
@@ -366,6 +266,9 @@ static int on_evict_srs(struct api_call *call, const Cuzk__V1__EvictSrsRequest *
 static void on_call_abandoned(struct api_call *call, void *userdata) {
         struct cuzkd *d = userdata;
 
+        /* A SubmitProof or Prove still being checked, else a waiter of the table. */
+        if (d->intake && intake_abandon(d->intake, call))
+                return;
         job_table_abandon(&d->table, call);
 }
 
@@ -380,45 +283,3 @@ const struct api_handler cuzkd_api_handler = {
         .evict_srs = on_evict_srs,
         .call_abandoned = on_call_abandoned,
 };
-
-int cuzkd_load_spooled(void *userdata, const char *job_id,
-                       const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
-                       const struct api_peer *owner, const char *input_path,
-                       const Cuzk__V1__AwaitProofResponse *result) {
-        struct cuzkd *d = userdata;
-        const struct job_settings settings = cuzkd_job_settings(d);
-        char message[1024] = "";
-        struct job *job = NULL;
-        int r;
-
-        if (result) {
-                r = job_new_ended(job_id, request, submitted_usec, result, &job);
-                if (r >= 0 && job_table_retention_over(&d->table, job, job_now_usec())) {
-                        cuzkd_job_forgotten(d, job);
-                        job_free(job);
-                        return 0;
-                }
-        } else {
-                r = job_new(job_id, request, input_path, submitted_usec, &settings, &job, message,
-                            sizeof(message));
-                if (r < 0 && r != -ENOMEM) {
-                        /* Its inputs went away while cuzkd was down: it fails, for good. */
-                        log_error("spooled job %s cannot run again: %s", job_id, message);
-                        return add_failed_job(d, job_id, request, submitted_usec, owner, message,
-                                              &job);
-                }
-        }
-        if (r < 0)
-                return log_error_errno(r, "spooled job %s: %m", job_id);
-        job->owner = *owner;
-        r = job_table_add(&d->table, job);
-        if (r < 0) {
-                job_free(job);
-                return r;
-        }
-        if (!job_state_is_final(job->state)) {
-                log_info("spooled job %s queued again", job_id);
-                scheduler_add(d->scheduler, job);
-        }
-        return 0;
-}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,20 +10,27 @@
 
 #define JOB_INDEX_MIN_CAPACITY 64
 
-/* FNV-1a: keys are short ids; collisions only cost a probe. */
-static uint64_t key_hash(const char *key) {
+/* FNV-1a over the scope's bytes and the string: keys are short ids; collisions only cost a
+ * probe. */
+static uint64_t key_hash(uint64_t scope, const char *key) {
         uint64_t h = UINT64_C(14695981039346656037);
 
+        for (unsigned i = 0; i < 8; i++)
+                h = (h ^ ((scope >> (8 * i)) & 0xff)) * UINT64_C(1099511628211);
         for (const unsigned char *p = (const unsigned char *)key; *p; p++)
                 h = (h ^ *p) * UINT64_C(1099511628211);
         return h;
 }
 
-/* The slot holding key, or the empty slot where it would go. */
-static size_t find_slot(const struct job_index *index, const char *key) {
-        size_t mask = index->capacity - 1, i = (size_t)key_hash(key) & mask;
+static bool entry_is(const struct job_index_entry *e, uint64_t scope, const char *key) {
+        return e->scope == scope && !strcmp(e->key, key);
+}
 
-        while (index->entries[i].key && strcmp(index->entries[i].key, key))
+/* The slot holding (scope, key), or the empty slot where it would go. */
+static size_t find_slot(const struct job_index *index, uint64_t scope, const char *key) {
+        size_t mask = index->capacity - 1, i = (size_t)key_hash(scope, key) & mask;
+
+        while (index->entries[i].key && !entry_is(&index->entries[i], scope, key))
                 i = (i + 1) & mask;
         return i;
 }
@@ -40,7 +48,8 @@ static int grow(struct job_index *index) {
         index->capacity = capacity;
         for (size_t i = 0; i < old.capacity; i++)
                 if (old.entries[i].key)
-                        index->entries[find_slot(index, old.entries[i].key)] = old.entries[i];
+                        index->entries[find_slot(index, old.entries[i].scope, old.entries[i].key)] =
+                                old.entries[i];
         free(old.entries);
         return 0;
 }
@@ -51,7 +60,7 @@ void job_index_done(struct job_index *index) {
         *index = (struct job_index){0};
 }
 
-int job_index_put(struct job_index *index, const char *key, struct job *job) {
+int job_index_put(struct job_index *index, uint64_t scope, const char *key, struct job *job) {
         size_t i;
         int r;
 
@@ -64,26 +73,27 @@ int job_index_put(struct job_index *index, const char *key, struct job *job) {
                 if (r < 0)
                         return r;
         }
-        i = find_slot(index, key);
+        i = find_slot(index, scope, key);
         if (index->entries[i].key)
                 return -EEXIST;
-        index->entries[i] = (struct job_index_entry){.key = key, .job = job};
+        index->entries[i] = (struct job_index_entry){.key = key, .scope = scope, .job = job};
         index->n++;
         return 0;
 }
 
-struct job *job_index_get(const struct job_index *index, const char *key) {
+struct job *job_index_get(const struct job_index *index, uint64_t scope, const char *key) {
         size_t i;
 
         assert(index);
         assert(key);
         if (index->n == 0)
                 return NULL;
-        i = find_slot(index, key);
+        i = find_slot(index, scope, key);
         return index->entries[i].key ? index->entries[i].job : NULL;
 }
 
-int job_index_remove(struct job_index *index, const char *key, const struct job *job) {
+int job_index_remove(struct job_index *index, uint64_t scope, const char *key,
+                     const struct job *job) {
         size_t mask, i, j;
 
         assert(index);
@@ -91,13 +101,14 @@ int job_index_remove(struct job_index *index, const char *key, const struct job 
         if (index->n == 0)
                 return -ENOENT;
         mask = index->capacity - 1;
-        i = find_slot(index, key);
+        i = find_slot(index, scope, key);
         if (!index->entries[i].key || index->entries[i].job != job)
                 return -ENOENT;
         /* Backward shift: an entry after the hole moves into it unless its home slot lies
          * cyclically in (i, j], where a lookup would still find it without passing i. */
         for (j = (i + 1) & mask; index->entries[j].key; j = (j + 1) & mask) {
-                size_t home = (size_t)key_hash(index->entries[j].key) & mask;
+                size_t home =
+                        (size_t)key_hash(index->entries[j].scope, index->entries[j].key) & mask;
 
                 if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
                         continue;

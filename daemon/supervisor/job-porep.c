@@ -105,12 +105,21 @@ int job_porep_partitions(const Cuzk__V1__SubmitProofRequest *request, unsigned *
                                  _said[0] ? _said : strerror(-(r)));  \
         } while (0)
 
-/* The C1 output at path, bare or in Curio's envelope. */
-static int load_c1(const char *path, struct c1_output **ret, struct c1_envelope_info *ret_env,
+/* The C1 output, bare or in Curio's envelope: the spool's file at path (a reloaded job), or
+ * the request's vanilla_proof in memory (path NULL: checked before anything is spooled). */
+static int load_c1(const Cuzk__V1__SubmitProofRequest *request, const char *path,
+                   struct c1_output **ret, struct c1_envelope_info *ret_env,
                    uint64_t *ret_file_bytes, char *msg, size_t msg_size) {
         struct bellperson_map map = {0};
         int r;
 
+        if (!path) {
+                CAPTURED(r, msg, msg_size, "vanilla_proof is not a C1 output",
+                         c1_parse_any((const char *)request->vanilla_proof.data,
+                                      request->vanilla_proof.len, "vanilla_proof", ret, ret_env));
+                *ret_file_bytes = request->vanilla_proof.len;
+                return r;
+        }
         CAPTURED(r, msg, msg_size, "vanilla_proof", bellperson_map_file(path, &map));
         if (r < 0)
                 return r;
@@ -337,13 +346,15 @@ static int check_c1(const Cuzk__V1__SubmitProofRequest *request, const char *c1_
         struct c1_envelope_info env = {0};
         int r;
 
-        if (!c1_path || !*c1_path) {
+        if (c1_path && !*c1_path)
+                c1_path = NULL;
+        if (!c1_path && request->vanilla_proof.len == 0) {
                 snprintf(msg, msg_size,
                          "vanilla_proof is required: Curio's envelope "
                          "{\"SectorNum\",\"Phase1Out\",\"SectorSize\"} or a C1 output JSON");
                 return -EINVAL;
         }
-        r = load_c1(c1_path, &c1, &env, ret_file_bytes, msg, msg_size);
+        r = load_c1(request, c1_path, &c1, &env, ret_file_bytes, msg, msg_size);
         if (r >= 0)
                 r = check_claims(request, c1, &env, msg, msg_size);
         if (r >= 0)
@@ -393,8 +404,8 @@ int job_porep_inputs(struct job *job, const Cuzk__V1__SubmitProofRequest *reques
          * file) and the constraint system's copy of the witness besides what the partition's
          * figure counts. */
         job->shape.rest_bytes += 2 * c1_bytes + job->shape.n_vars * sizeof(fr_t);
-        job->c1_path = strdup(c1_path);
-        if (!job->c1_path)
+        /* Checked from memory: the spool names its file (job_set_input_path). */
+        if (c1_path && *c1_path && !(job->c1_path = strdup(c1_path)))
                 return -ENOMEM;
         job->inputs.kind = JOB_POREP_C2;
         job->inputs.pce_path = job->pce_path;

@@ -6,39 +6,29 @@
  */
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "circuits/pce-file.h"
-#include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/supervisor/job.h"
+#include "daemon/supervisor/peer-files.h"
 #include "formats/bellperson_params.h"
 #include "formats/binfile.h"
 #include "zk/groth16_memory.h"
 
-/* Opens path for the shape; the message names the file and why. */
-static int open_input(const char *path, uint64_t *ret_size, char *msg, size_t msg_size) {
-        _cleanup_close_ int fd = -EBADF;
-        struct stat st;
+/* The daemon's own file (a PoRep job's PCE and parameters; the tests'), opened as a client's
+ * would be: absolute, regular, without blocking (peer-files.h). */
+static int open_own(const char *path, struct job_file *ret, char *msg, size_t msg_size) {
+        int fd = peer_files_open(NULL, NULL, path, &ret->size, msg, msg_size);
 
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-                int r = -errno;
-
-                snprintf(msg, msg_size, "%s: cannot open: %s", path, strerror(-r));
-                return r;
-        }
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                snprintf(msg, msg_size, "%s: not a regular file", path);
-                return -EINVAL;
-        }
-        *ret_size = (uint64_t)st.st_size;
-        return TAKE_FD(fd);
+        if (fd < 0)
+                return fd;
+        ret->path = path;
+        ret->fd = fd;
+        return 0;
 }
 
 static int read_exact(int fd, uint64_t offset, void *buf, size_t size) {
@@ -111,20 +101,22 @@ static int zkey_find_section(int fd, uint64_t file_size, uint32_t type, uint64_t
         return -EBADMSG;
 }
 
-int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job_shape *ret,
-                      char *msg, size_t msg_size) {
-        _cleanup_close_ int fd = -EBADF;
-        uint64_t file_size = 0, offset, size, q_end;
+int job_shape_snarkjs_file(const struct job_file *zkey, unsigned prover_threads,
+                           struct job_shape *ret, char *msg, size_t msg_size) {
+        const char *zkey_path;
+        uint64_t file_size, offset, size, q_end;
+        int fd;
         uint8_t buf[8 + 64 + 12];
         uint32_t protocol, n8q, n8r, n_vars, n_public, domain_size;
         unsigned log_domain = 0;
         int r;
 
-        assert(zkey_path);
+        assert(zkey);
+        assert(zkey->fd >= 0);
         assert(ret);
-        fd = open_input(zkey_path, &file_size, msg, msg_size);
-        if (fd < 0)
-                return fd;
+        zkey_path = zkey->path;
+        fd = zkey->fd;
+        file_size = zkey->size;
         r = zkey_find_section(fd, file_size, 1, &offset, &size);
         if (r >= 0 && size >= 4)
                 r = read_exact(fd, offset, buf, 4);
@@ -177,25 +169,24 @@ int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job
         return 0;
 }
 
-int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover_threads,
-                  struct job_shape *ret, char *msg, size_t msg_size) {
-        _cleanup_close_ int fd = -EBADF, params_fd = -EBADF;
+int job_shape_pce_files(const struct job_file *pce, const struct job_file *params,
+                        unsigned prover_threads, struct job_shape *ret, char *msg,
+                        size_t msg_size) {
         uint8_t header[PCE_FILE_HEADER_BYTES];
-        uint64_t pce_size = 0, params_size = 0;
+        const char *pce_path, *params_path;
+        uint64_t pce_size, params_size;
         uint32_t n_public, n_rows, n_cols;
         unsigned log_domain = 0;
         int r;
 
-        assert(pce_path);
-        assert(params_path);
+        assert(pce && pce->fd >= 0);
+        assert(params && params->fd >= 0);
         assert(ret);
-        fd = open_input(pce_path, &pce_size, msg, msg_size);
-        if (fd < 0)
-                return fd;
-        params_fd = open_input(params_path, &params_size, msg, msg_size);
-        if (params_fd < 0)
-                return params_fd;
-        r = read_exact(fd, 0, header, sizeof(header));
+        pce_path = pce->path;
+        params_path = params->path;
+        pce_size = pce->size;
+        params_size = params->size;
+        r = read_exact(pce->fd, 0, header, sizeof(header));
         if (r < 0 || memcmp(header, PCE_FILE_MAGIC, 8) != 0 ||
             bin_le32(header + 8) != PCE_FILE_VERSION) {
                 snprintf(msg, msg_size, "%s: not a version %d cuzk PCE file", pce_path,
@@ -225,6 +216,39 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
         ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);
         return 0;
+}
+
+int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job_shape *ret,
+                      char *msg, size_t msg_size) {
+        struct job_file zkey;
+        int r;
+
+        assert(zkey_path);
+        r = open_own(zkey_path, &zkey, msg, msg_size);
+        if (r < 0)
+                return r;
+        r = job_shape_snarkjs_file(&zkey, prover_threads, ret, msg, msg_size);
+        close(zkey.fd);
+        return r;
+}
+
+int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover_threads,
+                  struct job_shape *ret, char *msg, size_t msg_size) {
+        struct job_file pce, params;
+        int r;
+
+        assert(pce_path);
+        assert(params_path);
+        r = open_own(pce_path, &pce, msg, msg_size);
+        if (r < 0)
+                return r;
+        r = open_own(params_path, &params, msg, msg_size);
+        if (r >= 0) {
+                r = job_shape_pce_files(&pce, &params, prover_threads, ret, msg, msg_size);
+                close(params.fd);
+        }
+        close(pce.fd);
+        return r;
 }
 
 int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size) {

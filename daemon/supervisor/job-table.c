@@ -118,23 +118,25 @@ int job_table_add(struct job_table *table, struct job *job) {
                 table->jobs = jobs;
                 table->allocated = n;
         }
-        r = job_index_put(&table->by_id, job->id, job);
+        r = job_index_put(&table->by_id, 0, job->id, job);
         if (r == -EEXIST)
                 return log_error_errno(r, "job %s: a job with this id exists already", job->id);
         if (r < 0)
                 return r;
-        /* Request ids are unique too (SubmitProof answers with the job it has); should two
-         * spooled jobs share one, the older keeps it, as it was first loaded. */
+        /* Request ids are unique per owner too (SubmitProof answers with the job it has);
+         * should two spooled jobs share one, the older keeps it, as it was first loaded. */
         if (*job->request_id) {
-                r = job_index_put(&table->by_request, job->request_id, job);
+                uint64_t scope = job_table_owner_scope(&job->owner);
+
+                r = job_index_put(&table->by_request, scope, job->request_id, job);
                 if (r == -ENOMEM) {
-                        (void)job_index_remove(&table->by_id, job->id, job);
+                        (void)job_index_remove(&table->by_id, 0, job->id, job);
                         return r;
                 }
                 if (r == -EEXIST)
                         log_warning("job %s: request id %s belongs to job %s already", job->id,
                                     job->request_id,
-                                    job_index_get(&table->by_request, job->request_id)->id);
+                                    job_index_get(&table->by_request, scope, job->request_id)->id);
         }
         table->jobs[table->n_jobs++] = job;
         expiry_schedule(table, retention_end(table, job));
@@ -145,14 +147,45 @@ struct job *job_table_find(const struct job_table *table, const char *job_id) {
         assert(table);
         if (!job_id)
                 return NULL;
-        return job_index_get(&table->by_id, job_id);
+        return job_index_get(&table->by_id, 0, job_id);
 }
 
-struct job *job_table_find_request(const struct job_table *table, const char *request_id) {
+/* uids are 32 bits: the anonymous scope is above them all. */
+#define JOB_TABLE_ANONYMOUS_SCOPE (UINT64_C(1) << 32)
+
+uint64_t job_table_owner_scope(const struct api_peer *owner) {
+        assert(owner);
+        return owner->known ? (uint64_t)owner->uid : JOB_TABLE_ANONYMOUS_SCOPE;
+}
+
+struct job *job_table_find_request(const struct job_table *table, const struct api_peer *owner,
+                                   const char *request_id) {
         assert(table);
+        assert(owner);
         if (!request_id || !*request_id)
                 return NULL;
-        return job_index_get(&table->by_request, request_id);
+        return job_index_get(&table->by_request, job_table_owner_scope(owner), request_id);
+}
+
+void job_table_count_unfinished(const struct job_table *table, const struct api_peer *owner,
+                                size_t *ret_total, size_t *ret_owner) {
+        uint64_t scope = owner ? job_table_owner_scope(owner) : 0;
+        size_t total = 0, of_owner = 0;
+
+        assert(table);
+        assert(ret_total);
+        for (size_t i = 0; i < table->n_jobs; i++) {
+                const struct job *job = table->jobs[i];
+
+                if (job_state_is_final(job->state))
+                        continue;
+                total++;
+                if (owner && job_table_owner_scope(&job->owner) == scope)
+                        of_owner++;
+        }
+        *ret_total = total;
+        if (ret_owner)
+                *ret_owner = of_owner;
 }
 
 bool job_table_retention_over(const struct job_table *table, const struct job *job,
@@ -170,9 +203,10 @@ static bool job_has_waiter(const struct job_table *table, const struct job *job)
 }
 
 static void job_forget(struct job_table *table, struct job *job) {
-        (void)job_index_remove(&table->by_id, job->id, job);
+        (void)job_index_remove(&table->by_id, 0, job->id, job);
         if (*job->request_id)
-                (void)job_index_remove(&table->by_request, job->request_id, job);
+                (void)job_index_remove(&table->by_request, job_table_owner_scope(&job->owner),
+                                       job->request_id, job);
         if (table->forget)
                 table->forget(table->forget_userdata, job);
         table->jobs_forgotten++;

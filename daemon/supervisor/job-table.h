@@ -50,8 +50,17 @@ void job_table_done(struct job_table *table);
 /* Takes the job (-EEXIST: its id is taken; the job stays the caller's). */
 int job_table_add(struct job_table *table, struct job *job);
 struct job *job_table_find(const struct job_table *table, const char *job_id);
-/* The job submitted with this request id (non-empty), NULL if none. */
-struct job *job_table_find_request(const struct job_table *table, const char *request_id);
+/* The job that owner submitted with this request id (non-empty), NULL if none. Request ids
+ * are the client's idempotency keys, so they are per owner (job_table_owner_scope): another
+ * user's equal request id is another job. */
+struct job *job_table_find_request(const struct job_table *table, const struct api_peer *owner,
+                                   const char *request_id);
+/* The scope of an owner's request ids and queue limits: its uid, or one scope shared by
+ * every anonymous (TCP) peer. */
+uint64_t job_table_owner_scope(const struct api_peer *owner);
+/* Jobs not ended yet: in all, and of owner's scope (NULL: only the total). */
+void job_table_count_unfinished(const struct job_table *table, const struct api_peer *owner,
+                                size_t *ret_total, size_t *ret_owner);
 
 /* Ended jobs are forgotten retention_usec after they ended (0: once delivered); forget
  * (may be NULL) hears of each. */

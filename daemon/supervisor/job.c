@@ -12,6 +12,7 @@
 #include "common/cleanup.h"
 #include "daemon/supervisor/job.h"
 #include "daemon/supervisor/job-porep.h"
+#include "daemon/supervisor/peer-files.h"
 
 static const char *const state_names[_JOB_STATE_MAX] = {
         [JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",     [JOB_COMPLETED] = "completed",
@@ -39,18 +40,37 @@ static int dup_string(const char *s, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-/* A required path field: present, and a file we can read. */
-static int check_file(const char *field, const char *path, char *msg, size_t msg_size) {
+/* A required path field of the request: present, then opened with the client's rights
+ * (peer-files.h). Returns the descriptor.
+ *
+ * The worker and the prover open the file again later, by path, with the daemon's rights:
+ * this check proves only that the owner could open it when the job came in; a file
+ * replaced since is read as the daemon may read it (docs/DESIGN.md, the supervisor). */
+static int open_field(const struct job_settings *settings, const char *field, const char *path,
+                      struct job_file *ret, char *msg, size_t msg_size) {
+        int fd;
+
         if (!path || !*path) {
                 snprintf(msg, msg_size, "%s is required", field);
                 return -EINVAL;
         }
-        if (access(path, R_OK) < 0) {
-                int r = -errno;
+        fd = peer_files_open(settings->files, field, path, &ret->size, msg, msg_size);
+        if (fd < 0)
+                return fd;
+        ret->path = path;
+        ret->fd = fd;
+        return fd;
+}
 
-                snprintf(msg, msg_size, "%s %s: %s", field, path, strerror(-r));
-                return r;
-        }
+/* The same for a file that is only checked now (the worker reads it later). */
+static int check_field(const struct job_settings *settings, const char *field, const char *path,
+                       char *msg, size_t msg_size) {
+        struct job_file file;
+        int fd = open_field(settings, field, path, &file, msg, msg_size);
+
+        if (fd < 0)
+                return fd;
+        close(fd);
         return 0;
 }
 
@@ -74,25 +94,51 @@ static int job_alloc(const char *id, const Cuzk__V1__SubmitProofRequest *request
         return 0;
 }
 
-static int inputs_snarkjs(struct job *job, const Cuzk__V1__SubmitProofRequest *request,
-                          const char *wtns_path, unsigned threads, char *msg, size_t msg_size) {
+/* The witness: the spool's file (input_path), inline in the request (named once spooled),
+ * or the client's wtns_path. */
+static int check_witness(struct job *job, const Cuzk__V1__SubmitProofRequest *request,
+                         const char *input_path, const struct job_settings *settings, char *msg,
+                         size_t msg_size) {
+        const char *wtns_path = input_path ? input_path : request->wtns_path;
         int r;
 
-        r = check_file("zkey_path", request->zkey_path, msg, msg_size);
-        if (r < 0)
-                return r;
+        if (!input_path && request->wtns.len > 0)
+                return 0;
         if (!wtns_path || !*wtns_path) {
                 snprintf(msg, msg_size, "GROTH16_SNARKJS needs wtns_path or an inline wtns");
                 return -EINVAL;
         }
-        r = check_file("wtns_path", wtns_path, msg, msg_size);
+        if (input_path) {
+                uint64_t size;
+
+                /* The spool's file: the daemon's. */
+                r = peer_files_open(NULL, NULL, input_path, &size, msg, msg_size);
+                if (r >= 0)
+                        close(r);
+        } else
+                r = check_field(settings, "wtns_path", wtns_path, msg, msg_size);
         if (r < 0)
                 return r;
-        r = job_shape_snarkjs(request->zkey_path, threads, &job->shape, msg, msg_size);
+        return dup_string(wtns_path, &job->wtns_path);
+}
+
+static int inputs_snarkjs(struct job *job, const Cuzk__V1__SubmitProofRequest *request,
+                          const char *input_path, const struct job_settings *settings, char *msg,
+                          size_t msg_size) {
+        _cleanup_close_ int fd = -EBADF;
+        struct job_file zkey;
+        int r;
+
+        fd = open_field(settings, "zkey_path", request->zkey_path, &zkey, msg, msg_size);
+        if (fd < 0)
+                return fd;
+        r = check_witness(job, request, input_path, settings, msg, msg_size);
         if (r < 0)
                 return r;
-        if (dup_string(request->zkey_path, &job->zkey_path) < 0 ||
-            dup_string(wtns_path, &job->wtns_path) < 0)
+        r = job_shape_snarkjs_file(&zkey, settings->prover_threads, &job->shape, msg, msg_size);
+        if (r < 0)
+                return r;
+        if (dup_string(request->zkey_path, &job->zkey_path) < 0)
                 return -ENOMEM;
         job->inputs.kind = JOB_GROTH16_SNARKJS;
         job->inputs.zkey_path = job->zkey_path;
@@ -101,18 +147,23 @@ static int inputs_snarkjs(struct job *job, const Cuzk__V1__SubmitProofRequest *r
 }
 
 static int inputs_pce(struct job *job, const Cuzk__V1__SubmitProofRequest *request,
-                      unsigned threads, char *msg, size_t msg_size) {
+                      const struct job_settings *settings, char *msg, size_t msg_size) {
+        _cleanup_close_ int pce_fd = -EBADF, params_fd = -EBADF;
+        struct job_file pce, params;
         int r;
 
-        r = check_file("pce_path", request->pce_path, msg, msg_size);
-        if (r >= 0)
-                r = check_file("params_path", request->params_path, msg, msg_size);
-        if (r >= 0)
-                r = check_file("witness_path", request->witness_path, msg, msg_size);
+        pce_fd = open_field(settings, "pce_path", request->pce_path, &pce, msg, msg_size);
+        if (pce_fd < 0)
+                return pce_fd;
+        params_fd =
+                open_field(settings, "params_path", request->params_path, &params, msg, msg_size);
+        if (params_fd < 0)
+                return params_fd;
+        r = check_field(settings, "witness_path", request->witness_path, msg, msg_size);
         if (r < 0)
                 return r;
-        r = job_shape_pce(request->pce_path, request->params_path, threads, &job->shape, msg,
-                          msg_size);
+        r = job_shape_pce_files(&pce, &params, settings->prover_threads, &job->shape, msg,
+                                msg_size);
         if (r < 0)
                 return r;
         if (dup_string(request->pce_path, &job->pce_path) < 0 ||
@@ -179,16 +230,86 @@ int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const c
         if (r < 0)
                 return r;
         if (request->proof_kind == CUZK__V1__PROOF_KIND__GROTH16_SNARKJS)
-                r = inputs_snarkjs(job, request, input_path ? input_path : request->wtns_path,
-                                   settings->prover_threads, msg, msg_size);
+                r = inputs_snarkjs(job, request, input_path, settings, msg, msg_size);
         else if (request->proof_kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT)
                 r = job_porep_inputs(job, request, input_path, settings, msg, msg_size);
         else
-                r = inputs_pce(job, request, settings->prover_threads, msg, msg_size);
+                r = inputs_pce(job, request, settings, msg, msg_size);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(job);
         return 0;
+}
+
+int job_set_input_path(struct job *job, const char *input_path) {
+        char **slot;
+        char *copy;
+
+        assert(job);
+        if (!input_path)
+                return 0;
+        if (job->inputs.kind == JOB_POREP_C2)
+                slot = &job->c1_path;
+        else if (job->inputs.kind == JOB_GROTH16_SNARKJS)
+                slot = &job->wtns_path;
+        else
+                return 0;
+        copy = strdup(input_path);
+        if (!copy)
+                return -ENOMEM;
+        free(*slot);
+        *slot = copy;
+        job->inputs.wtns_path = job->wtns_path;
+        job->inputs.c1_path = job->c1_path;
+        return 0;
+}
+
+int job_new_pending(const char *id, const Cuzk__V1__SubmitProofRequest *request,
+                    uint64_t submitted_usec, struct job **ret, char *msg, size_t msg_size) {
+        _cleanup_(job_freep) struct job *job = NULL;
+        unsigned partitions = 0;
+        int r;
+
+        assert(id);
+        assert(request);
+        assert(ret);
+        r = request_partitions(request, &partitions, msg, msg_size);
+        if (r >= 0 && partitions > JOB_MAX_PARTITIONS) {
+                snprintf(msg, msg_size, "partitions %u: at most %u", partitions,
+                         JOB_MAX_PARTITIONS);
+                r = -EINVAL;
+        }
+        if (r < 0)
+                return r;
+        r = job_alloc(id, request, submitted_usec, partitions, &job);
+        if (r < 0)
+                return r;
+        job->inputs.kind = job_kind_of_request(request);
+        *ret = TAKE_PTR(job);
+        return 0;
+}
+
+#define SWAP_PTR(a, b)                  \
+        do {                            \
+                __typeof__(a) _t = (a); \
+                (a) = (b);              \
+                (b) = _t;               \
+        } while (0)
+
+void job_take_inputs(struct job *job, struct job *checked) {
+        assert(job);
+        assert(checked);
+        assert(job->inputs.partitions == checked->inputs.partitions);
+        /* The strings change hands; inputs' pointers go with them. */
+        SWAP_PTR(job->zkey_path, checked->zkey_path);
+        SWAP_PTR(job->wtns_path, checked->wtns_path);
+        SWAP_PTR(job->pce_path, checked->pce_path);
+        SWAP_PTR(job->params_path, checked->params_path);
+        SWAP_PTR(job->witness_path, checked->witness_path);
+        SWAP_PTR(job->c1_path, checked->c1_path);
+        SWAP_PTR(job->porep, checked->porep);
+        job->inputs = checked->inputs;
+        job->shape = checked->shape;
 }
 
 enum job_kind job_kind_of_request(const Cuzk__V1__SubmitProofRequest *request) {

@@ -49,11 +49,18 @@ struct job_partition {
         uint8_t proof[192];             /* JOB_SYNTHETIC_PCE, JOB_POREP_C2, when done */
 };
 
-/* What job_new takes from the configuration. */
+struct peer_files; /* peer-files.h */
+
+/* What job_new takes from the configuration, and whose rights it opens the request's
+ * paths with. */
 struct job_settings {
         unsigned prover_threads;     /* sizes the MSM scratch as the prover will run it */
         const char *parameter_cache; /* ParameterCache=: the network's .params and .vk files */
         const char *pce_cache;       /* PceCache=: the PoRep PCE of each sector size */
+        /* The submitting peer's rights for zkey_path, wtns_path, pce_path, params_path and
+         * witness_path (NULL: the daemon's own). The configuration's files and the spool's
+         * are always opened with the daemon's. */
+        const struct peer_files *files;
 };
 
 struct job_porep; /* job-porep.h */
@@ -95,17 +102,37 @@ bool job_state_is_final(enum job_state state);
 
 /*
  * Checks a SubmitProofRequest and makes a job of it: kind (GROTH16_SNARKJS, SYNTHETIC_PCE,
- * POREP_SEAL_COMMIT; others -EOPNOTSUPP), the input files present and readable, the
- * circuit's shape from the .zkey or .pce header; a PoRep job's C1 output and parameters
- * checked whole (job-porep.h). input_path is the file the spool wrote the request's inline
- * input to: the witness (it overrides request->wtns_path) or a PoRep job's vanilla_proof.
- * On error *ret_message says what is wrong, naming the file or field: -EINVAL bad request,
- * -EBADMSG a C1 output that fails its check, -EOPNOTSUPP unimplemented kind,
- * -ENOENT/-EACCES a file.
+ * POREP_SEAL_COMMIT; others -EOPNOTSUPP), the input files present, absolute, regular and
+ * readable with settings->files' rights (peer-files.h), the circuit's shape from the
+ * .zkey or .pce header; a PoRep job's C1 output and parameters checked whole
+ * (job-porep.h). It blocks (file I/O, the C1 check's seconds of CPU): the intake thread
+ * calls it, never the event loop.
+ *
+ * The request's inline input (the witness, or a PoRep job's vanilla_proof) is checked
+ * from request's memory when input_path is NULL, and the job then names no file for it
+ * until job_set_input_path() gives the spool's; a job reloaded from the spool passes its
+ * file there (the spool's own, opened with the daemon's rights).
+ *
+ * On error *ret_message says what is wrong, naming the file or field (never quoting the
+ * file's bytes): -EINVAL bad request, -EBADMSG a C1 output that fails its check,
+ * -EOPNOTSUPP unimplemented kind, -EPERM/-EACCES/-ENOENT a file.
  */
 int job_new(const char *id, const Cuzk__V1__SubmitProofRequest *request, const char *input_path,
             uint64_t submitted_usec, const struct job_settings *settings, struct job **ret,
             char *ret_message, size_t message_size);
+/* Names the spooled file of the job's inline input: its witness, or its C1 output. */
+int job_set_input_path(struct job *job, const char *input_path);
+/*
+ * A job reloaded from the spool before its inputs are checked again: queued, in the table
+ * (its job and request ids known to AwaitProof, CancelProof and SubmitProof at once), not
+ * in the scheduler. job_take_inputs() moves a checked job's inputs and shape into it.
+ * Fails only on a request that job_new would refuse without opening a file (message says
+ * why) or -ENOMEM.
+ */
+int job_new_pending(const char *id, const Cuzk__V1__SubmitProofRequest *request,
+                    uint64_t submitted_usec, struct job **ret, char *ret_message,
+                    size_t message_size);
+void job_take_inputs(struct job *job, struct job *checked);
 /* The job kind of a request's proof kind (GROTH16_SNARKJS for the kinds cuzkd refuses). */
 enum job_kind job_kind_of_request(const Cuzk__V1__SubmitProofRequest *request);
 /* A job that ended before this run: its request id and result from the spool. */
@@ -131,7 +158,20 @@ static inline bool job_kind_has_filecoin_proofs(enum job_kind kind) {
         return kind == JOB_SYNTHETIC_PCE || kind == JOB_POREP_C2;
 }
 
-/* The circuit's shape from its files (job-shape.c). */
+/* A circuit file opened for its shape: the name it goes by, its descriptor and size. */
+struct job_file {
+        const char *path;
+        int fd;
+        uint64_t size;
+};
+
+/* The circuit's shape from its files (job-shape.c): opened already, or opened with the
+ * daemon's own rights by path. */
+int job_shape_snarkjs_file(const struct job_file *zkey, unsigned prover_threads,
+                           struct job_shape *ret, char *ret_message, size_t message_size);
+int job_shape_pce_files(const struct job_file *pce, const struct job_file *params,
+                        unsigned prover_threads, struct job_shape *ret, char *ret_message,
+                        size_t message_size);
 int job_shape_snarkjs(const char *zkey_path, unsigned prover_threads, struct job_shape *ret,
                       char *ret_message, size_t message_size);
 int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover_threads,

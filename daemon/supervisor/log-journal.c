@@ -110,8 +110,9 @@ int log_journal_entry_build(struct log_journal_entry *entry, int level, const ch
         return left_out;
 }
 
-static char *capture_buf;
-static size_t capture_size;
+/* Per thread: the intake thread captures a PoRep check's errors while the loop logs. */
+static _Thread_local char *capture_buf;
+static _Thread_local size_t capture_size;
 
 void log_journal_capture(char *buf, size_t size) {
         assert(!buf || size > 0);

@@ -257,6 +257,15 @@ static void executor_metrics(FILE *f, const struct cuzkd *d) {
         gauge(f, "cuzk_workers_max", "Synthesis worker slots.", status.max_workers);
         counter(f, "cuzk_prover_restarts_total", "Times a prover process was restarted.",
                 status.prover_restarts);
+        counter(f, "cuzk_worker_stalled_kills_total",
+                "Workers killed for making no progress for WorkerStallTimeout=.",
+                status.stalled_worker_kills);
+        counter(f, "cuzk_prover_stalled_kills_total",
+                "Provers killed for making no progress for ProverStallTimeout=.",
+                status.stalled_prover_kills);
+        counter(f, "cuzk_preload_failures_total",
+                "Preloads that no prover could load (their reservation was released).",
+                status.preload_failures);
         gauge(f, "cuzk_prover_srs_bytes", "SRS bytes the provers hold.", status.srs_bytes);
         prover_metrics(f, d->executor, status.n_provers);
 }
@@ -282,6 +291,15 @@ int metrics_format(const struct cuzkd *d, char **ret) {
         bpf_watch_write_metrics(&d->bpf, f);
         gauge(f, "cuzk_await_calls", "AwaitProof and Prove calls waiting.",
               job_table_waiter_count(&d->table));
+        if (d->spool) {
+                gauge(f, "cuzk_spool_bytes", "Bytes the spool's job directories hold.",
+                      spool_used_bytes(d->spool));
+                gauge(f, "cuzk_spool_max_bytes", "SpoolMaxBytes=: above it jobs are refused.",
+                      spool_max_bytes(d->spool));
+                gauge(f, "cuzk_spool_quarantined_jobs",
+                      "Job directories quarantined as unreadable (<job>.corrupt).",
+                      spool_n_quarantined(d->spool));
+        }
         if (fclose(f) != 0) {
                 free(text);
                 return -ENOMEM;

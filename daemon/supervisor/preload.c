@@ -7,33 +7,39 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/supervisor/cuzkd.h"
 #include "daemon/supervisor/handlers.h"
 #include "daemon/supervisor/job-porep.h"
+#include "daemon/supervisor/peer-files.h"
+#include "daemon/supervisor/preload-check.h"
 
-/* The size of a circuit file; -ENOENT (or what stat says) with a message. */
-static int file_bytes(const char *path, uint64_t *ret, char *message, size_t message_size) {
-        struct stat st;
+/* The size of a circuit file whose header is that of kind: its bytes are reserved, so a
+ * file that is not a key (a sparse file, /etc/shadow) is refused here, before that.
+ * Opened with the client's rights (files; NULL: the daemon's own, for Preload=), so a
+ * client reserves only for files it could read itself. -EINVAL (relative, not a regular
+ * file, not a key), -EPERM, -ENOENT or what open(2) says, with a message naming the file
+ * and what was expected. */
+static int file_bytes(const struct peer_files *files, const char *path, enum preload_file_kind kind,
+                      uint64_t *ret, char *message, size_t message_size) {
+        _cleanup_close_ int fd = -EBADF;
+        uint64_t size = 0;
+        int r;
 
-        if (stat(path, &st) < 0) {
-                int r = -errno;
-
-                snprintf(message, message_size, "%s: %s", path, strerror(-r));
+        fd = peer_files_open(files, NULL, path, &size, message, message_size);
+        if (fd < 0)
+                return fd;
+        r = preload_check_header(fd, size, kind, path, message, message_size);
+        if (r < 0)
                 return r;
-        }
-        if (!S_ISREG(st.st_mode)) {
-                snprintf(message, message_size, "%s: not a regular file", path);
-                return -EINVAL;
-        }
-        *ret = (uint64_t)st.st_size;
+        *ret = size;
         return 0;
 }
 
-int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, uint64_t *ret_bytes,
-                    char *message, size_t message_size) {
+int preload_circuit(struct cuzkd *d, const struct peer_files *files, const char *circuit_id,
+                    bool *ret_already, uint64_t *ret_bytes, char *message, size_t message_size) {
         char pce[PATH_MAX], key[PATH_MAX], resolved[2 * PATH_MAX];
         const struct job_settings settings = cuzkd_job_settings(d);
         uint64_t pce_bytes = 0, key_bytes = 0;
@@ -58,11 +64,13 @@ int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, 
                 /* PCE+PARAMS: the PCE is what stands before the key */
                 snprintf(pce, sizeof(pce), "%.*s", (int)(strlen(circuit_id) - strlen(key) - 1),
                          circuit_id);
-                r = file_bytes(pce, &pce_bytes, message, message_size);
+                r = file_bytes(files, pce, PRELOAD_FILE_PCE, &pce_bytes, message, message_size);
                 if (r < 0)
                         return r;
         }
-        r = file_bytes(key, &key_bytes, message, message_size);
+        r = file_bytes(files, key,
+                       kind == JOB_SYNTHETIC_PCE ? PRELOAD_FILE_PARAMS : PRELOAD_FILE_ZKEY,
+                       &key_bytes, message, message_size);
         if (r < 0)
                 return r;
         *ret_bytes = pce_bytes + key_bytes;
@@ -97,7 +105,7 @@ unsigned preload_configured(struct cuzkd *d) {
                 char message[1024];
                 uint64_t bytes;
                 bool already;
-                int r = preload_circuit(d, id, &already, &bytes, message, sizeof(message));
+                int r = preload_circuit(d, NULL, id, &already, &bytes, message, sizeof(message));
 
                 if (r < 0) {
                         log_error("Preload=%s: %s; not preloaded", id, message);

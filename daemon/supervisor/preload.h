@@ -11,12 +11,16 @@
 #include <stdint.h>
 
 struct cuzkd;
+struct peer_files;
 
-/* Reserves circuit_id's bytes and starts every prover's load of its key. *ret_bytes: the
- * circuit's files. -EINVAL (not a circuit id), -ENOENT (a file is missing), -ENOSPC (the
- * budget), with message saying which. *ret_already: it was reserved before. */
-int preload_circuit(struct cuzkd *d, const char *circuit_id, bool *ret_already, uint64_t *ret_bytes,
-                    char *message, size_t message_size);
+/* Reserves circuit_id's bytes and starts every prover's load of its key, once each file
+ * opened with files' rights (peer-files.h; NULL: the daemon's own) has a key's header
+ * (preload-check.h). *ret_bytes: the circuit's files. -EINVAL (not a circuit id, a
+ * relative path, not a regular file, not a key), -ENOENT (a file is missing), -EPERM or
+ * -EACCES (the client may not read it), -ENOSPC (the budget), with message saying which.
+ * *ret_already: it was reserved before. */
+int preload_circuit(struct cuzkd *d, const struct peer_files *files, const char *circuit_id,
+                    bool *ret_already, uint64_t *ret_bytes, char *message, size_t message_size);
 
 /* Preload= at start: each circuit as above; one that cannot be preloaded is logged and
  * skipped. Returns how many were. */

@@ -584,9 +584,18 @@ static void on_preload_progress(void *userdata) {
                 s->callbacks.preload_progress(s->userdata);
 }
 
+/* No prover loaded a preloaded key (logged): give its bytes back, or admission waits. */
+static void on_preload_failed(void *userdata, const char *circuit_id,
+                              const char *message __attribute__((unused))) {
+        uint64_t freed;
+
+        (void)scheduler_evict(userdata, circuit_id, &freed);
+}
+
 const struct executor_callbacks scheduler_executor_callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
         .slot_free = on_slot_free,
         .preload_progress = on_preload_progress,
+        .preload_failed = on_preload_failed,
 };

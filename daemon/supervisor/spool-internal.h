@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "daemon/supervisor/spool.h"
@@ -17,14 +18,42 @@
 #define SPOOL_WTNS "input.wtns"
 #define SPOOL_C1 "input.c1"
 #define SPOOL_CORRUPT_SUFFIX ".corrupt"
-#define SPOOL_JOB_ID_MAX 128
-/* A meta file is two short lines; anything larger is not one. */
+#define SPOOL_LOCK ".lock"
+#define SPOOL_QUARANTINE_REASON "quarantine"
+/* A meta file is a few short lines; anything larger is not one. The largest a writer makes:
+ * submitted_usec, the owner's uid, gid and groups, and the longest request id with every
+ * byte escaped as \xNN. */
 #define SPOOL_META_MAX 4096
+#define SPOOL_META_WRITTEN_MAX                                                   \
+        (sizeof("submitted_usec=18446744073709551615\n") +                       \
+         sizeof("owner_uid=4294967295\nowner_gid=4294967295\nowner_groups=\n") + \
+         11 * API_PEER_MAX_GROUPS + sizeof("request_id=\n") + 4 * SPOOL_REQUEST_ID_MAX)
+_Static_assert(SPOOL_META_WRITTEN_MAX <= SPOOL_META_MAX,
+               "a meta file cuzkd writes must be one it reads back");
 
 struct spool {
         char *dir;
         int dir_fd;
+        int lock_fd; /* <dir>/.lock, flock()ed while the spool is open */
+        /* Atomic: jobs are spooled on the intake thread, results and removals on the
+         * event loop. The quota check and the count that follows are two steps: a result
+         * written between them can take the spool a little over, never a job. */
+        _Atomic uint64_t max_bytes, used_bytes;
+        struct spool_quarantined *quarantined; /* the first SPOOL_QUARANTINE_KEPT */
+        size_t n_quarantined_kept, n_quarantined;
 };
+
+/* Reads <job_fd>/meta: the submission time and the owner (spool-load.c). */
+int spool_read_meta(int job_fd, uint64_t *ret_submitted_usec, struct api_peer *ret_owner);
+/* The sizes of the regular files in the directory name below parent_fd. */
+uint64_t spool_dir_bytes_at(int parent_fd, const char *name);
+/* Moves a job that cannot be read out of the way (<job_id>.corrupt, or .corrupt-N when
+ * that exists), writes why into it, logs it and remembers it (spool-quarantine.c).
+ * request_id and owner may be NULL (unreadable). Returns -error (error: an errno). */
+int spool_quarantine(struct spool *spool, const char *job_id, const char *what, int error,
+                     const char *request_id, const struct api_peer *owner);
+/* Remembers a <job_id>.corrupt directory found at start-up (quarantined earlier). */
+void spool_remember_quarantined(struct spool *spool, const char *dir_name);
 
 /* Job ids become directory names: see spool.c. */
 bool spool_job_id_valid(const char *job_id);

@@ -139,7 +139,7 @@ static int meta_owner(const char *text, struct api_peer *ret) {
         return meta_groups(text, ret);
 }
 
-static int read_meta(int job_fd, uint64_t *ret_submitted_usec, struct api_peer *ret_owner) {
+int spool_read_meta(int job_fd, uint64_t *ret_submitted_usec, struct api_peer *ret_owner) {
         _cleanup_free_ uint8_t *text = NULL;
         unsigned long long usec;
         size_t size;
@@ -154,29 +154,6 @@ static int read_meta(int job_fd, uint64_t *ret_submitted_usec, struct api_peer *
                 return -EBADMSG;
         *ret_submitted_usec = usec;
         return meta_owner((const char *)text, ret_owner);
-}
-
-/* Moves a job that cannot be read out of the way, keeping it for a person
- * to look at: <job_id>.corrupt (or .corrupt-N when that exists already). */
-static void mark_corrupt(const struct spool *spool, const char *job_id, const char *what, int r) {
-        char name[NAME_MAX + 1];
-
-        for (unsigned i = 0; i < 100; i++) {
-                if (i == 0)
-                        snprintf(name, sizeof(name), "%s" SPOOL_CORRUPT_SUFFIX, job_id);
-                else
-                        snprintf(name, sizeof(name), "%s" SPOOL_CORRUPT_SUFFIX "-%u", job_id, i);
-                if (renameat2(spool->dir_fd, job_id, spool->dir_fd, name, RENAME_NOREPLACE) == 0) {
-                        (void)fsync(spool->dir_fd);
-                        log_error_errno(r, "spool %s: job %s: %s: %m; moved to %s and skipped",
-                                        spool->dir, job_id, what, name);
-                        return;
-                }
-                if (errno != EEXIST)
-                        break;
-        }
-        log_error_errno(r, "spool %s: job %s: %s: %m; skipped (cannot rename it: %s)", spool->dir,
-                        job_id, what, strerror(errno));
 }
 
 struct spool_entry {
@@ -194,7 +171,7 @@ static int spool_entry_compare(const void *a, const void *b) {
 }
 
 /* Whether a top-level entry is a job directory; cleans up what a crash left. */
-static bool spool_entry_is_job(const struct spool *spool, const struct dirent *de) {
+static bool spool_entry_is_job(struct spool *spool, const struct dirent *de) {
         struct stat st;
         int r;
 
@@ -211,8 +188,12 @@ static bool spool_entry_is_job(const struct spool *spool, const struct dirent *d
                         log_debug("spool %s: removed the leftover %s", spool->dir, de->d_name);
                 return false;
         }
-        if (de->d_name[0] == '.' || strstr(de->d_name, SPOOL_CORRUPT_SUFFIX))
+        if (de->d_name[0] == '.')
                 return false;
+        if (strstr(de->d_name, SPOOL_CORRUPT_SUFFIX)) {
+                spool_remember_quarantined(spool, de->d_name);
+                return false;
+        }
         if (fstatat(spool->dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
             !S_ISDIR(st.st_mode) || !spool_job_id_valid(de->d_name)) {
                 log_warning("spool %s: %s is not a job directory, ignored", spool->dir, de->d_name);
@@ -223,7 +204,7 @@ static bool spool_entry_is_job(const struct spool *spool, const struct dirent *d
 
 /* The job directories with their submission times, oldest first. Jobs
  * whose meta cannot be read are marked corrupt here. */
-static int spool_list(const struct spool *spool, struct spool_entry **ret, size_t *ret_n) {
+static int spool_list(struct spool *spool, struct spool_entry **ret, size_t *ret_n) {
         _cleanup_(closedirp) DIR *d = NULL;
         _cleanup_free_ struct spool_entry *entries = NULL;
         size_t n = 0, allocated = 0;
@@ -246,9 +227,10 @@ static int spool_list(const struct spool *spool, struct spool_entry **ret, size_
                 if (!spool_entry_is_job(spool, de))
                         continue;
                 job_fd = spool_open_job_dir(spool, de->d_name);
-                r = job_fd < 0 ? job_fd : read_meta(job_fd, &usec, &owner);
+                r = job_fd < 0 ? job_fd : spool_read_meta(job_fd, &usec, &owner);
                 if (r < 0) {
-                        mark_corrupt(spool, de->d_name, "cannot read " SPOOL_META, r);
+                        spool_quarantine(spool, de->d_name, "cannot read " SPOOL_META, r, NULL,
+                                         NULL);
                         continue;
                 }
                 if (n == allocated) {
@@ -302,52 +284,100 @@ static void clean_job_dir(const struct spool *spool, int job_fd, const char *job
                 }
 }
 
-/* Loads one job and calls back; corrupt jobs are marked and skipped (0, *ret_loaded
+/* A request.pb that unpacks but says nothing (empty, or cut before its proof kind, the
+ * first field a client sets) is not a job: running it would answer "proof kind 0 is not
+ * implemented" for a job that was accepted. */
+static const char *request_problem(const Cuzk__V1__SubmitProofRequest *request, size_t size) {
+        if (size == 0)
+                return SPOOL_REQUEST " is empty";
+        if (request->proof_kind == CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED)
+                return SPOOL_REQUEST " has no proof kind (cut short?)";
+        return NULL;
+}
+
+/* A result.pb is written once, whole, with a final status; an empty or cut one would turn
+ * a finished job into "FAILED" with no message. */
+static const char *result_problem(const Cuzk__V1__AwaitProofResponse *result, size_t size,
+                                  const char *job_id) {
+        if (size == 0)
+                return SPOOL_RESULT " is empty";
+        if (result->job_id && *result->job_id && strcmp(result->job_id, job_id))
+                return SPOOL_RESULT " is another job's";
+        switch (result->status) {
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED:
+                if (result->proof.len == 0 && (!result->proof_json || !*result->proof_json))
+                        return SPOOL_RESULT " says COMPLETED but holds no proof (cut short?)";
+                return NULL;
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED:
+        case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED:
+                return NULL;
+        default:
+                return SPOOL_RESULT " holds no final status (cut short?)";
+        }
+}
+
+/* Reads and checks request.pb and result.pb (absent: *ret_result NULL); on a problem the
+ * job is quarantined (a negative errno). */
+static int read_job_files(struct spool *spool, const struct spool_entry *entry, int job_fd,
+                          Cuzk__V1__SubmitProofRequest **ret_request,
+                          Cuzk__V1__AwaitProofResponse **ret_result) {
+        _cleanup_(request_freep) Cuzk__V1__SubmitProofRequest *request = NULL;
+        _cleanup_(result_freep) Cuzk__V1__AwaitProofResponse *result = NULL;
+        _cleanup_free_ uint8_t *buf = NULL;
+        const char *problem;
+        size_t size;
+        int r;
+
+        r = read_file_at(job_fd, SPOOL_REQUEST, UINT32_MAX, &buf, &size);
+        if (r < 0)
+                return spool_quarantine(spool, entry->job_id, "cannot read " SPOOL_REQUEST, r, NULL,
+                                        &entry->owner);
+        request = cuzk__v1__submit_proof_request__unpack(NULL, size, buf);
+        if (!request)
+                return spool_quarantine(spool, entry->job_id,
+                                        SPOOL_REQUEST " is not a SubmitProofRequest message",
+                                        EBADMSG, NULL, &entry->owner);
+        problem = request_problem(request, size);
+        if (problem)
+                return spool_quarantine(spool, entry->job_id, problem, EBADMSG, request->request_id,
+                                        &entry->owner);
+        free(TAKE_PTR(buf));
+
+        r = read_file_at(job_fd, SPOOL_RESULT, UINT32_MAX, &buf, &size);
+        if (r < 0 && r != -ENOENT)
+                return spool_quarantine(spool, entry->job_id, "cannot read " SPOOL_RESULT, r,
+                                        request->request_id, &entry->owner);
+        if (r == 0) {
+                result = cuzk__v1__await_proof_response__unpack(NULL, size, buf);
+                problem = result ? result_problem(result, size, entry->job_id)
+                                 : SPOOL_RESULT " is not an AwaitProofResponse message";
+                if (problem)
+                        return spool_quarantine(spool, entry->job_id, problem, EBADMSG,
+                                                request->request_id, &entry->owner);
+        }
+        *ret_request = TAKE_PTR(request);
+        *ret_result = TAKE_PTR(result);
+        return 0;
+}
+
+/* Loads one job and calls back; corrupt jobs are quarantined and skipped (0, *ret_loaded
  * false). */
 static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
                           spool_job_fn callback, void *userdata, bool *ret_loaded) {
         _cleanup_(request_freep) Cuzk__V1__SubmitProofRequest *request = NULL;
         _cleanup_(result_freep) Cuzk__V1__AwaitProofResponse *result = NULL;
-        _cleanup_free_ uint8_t *buf = NULL;
         _cleanup_free_ char *input_path = NULL;
         _cleanup_close_ int job_fd = -EBADF;
         struct stat st;
-        size_t size;
-        int r;
 
         job_fd = spool_open_job_dir(spool, entry->job_id);
         if (job_fd < 0) {
-                mark_corrupt(spool, entry->job_id, "cannot open", job_fd);
+                spool_quarantine(spool, entry->job_id, "cannot open", job_fd, NULL, &entry->owner);
                 return 0;
         }
         clean_job_dir(spool, job_fd, entry->job_id);
-
-        r = read_file_at(job_fd, SPOOL_REQUEST, UINT32_MAX, &buf, &size);
-        if (r < 0) {
-                mark_corrupt(spool, entry->job_id, "cannot read " SPOOL_REQUEST, r);
+        if (read_job_files(spool, entry, job_fd, &request, &result) < 0)
                 return 0;
-        }
-        request = cuzk__v1__submit_proof_request__unpack(NULL, size, buf);
-        if (!request) {
-                mark_corrupt(spool, entry->job_id,
-                             SPOOL_REQUEST " is not a SubmitProofRequest message", EBADMSG);
-                return 0;
-        }
-        free(TAKE_PTR(buf));
-
-        r = read_file_at(job_fd, SPOOL_RESULT, UINT32_MAX, &buf, &size);
-        if (r < 0 && r != -ENOENT) {
-                mark_corrupt(spool, entry->job_id, "cannot read " SPOOL_RESULT, r);
-                return 0;
-        }
-        if (r == 0) {
-                result = cuzk__v1__await_proof_response__unpack(NULL, size, buf);
-                if (!result) {
-                        mark_corrupt(spool, entry->job_id,
-                                     SPOOL_RESULT " is not an AwaitProofResponse message", EBADMSG);
-                        return 0;
-                }
-        }
 
         /* The inline input: a witness, or a PoRep job's C1 output. */
         for (size_t i = 0; i < 2 && !input_path; i++) {
@@ -358,6 +388,7 @@ static int spool_load_job(struct spool *spool, const struct spool_entry *entry,
                         return log_error_errno(ENOMEM, "spool %s: out of memory", spool->dir);
         }
 
+        spool->used_bytes += spool_dir_bytes_at(spool->dir_fd, entry->job_id);
         *ret_loaded = true;
         return callback(userdata, entry->job_id, request, entry->submitted_usec, &entry->owner,
                         input_path, result);
@@ -371,6 +402,9 @@ int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {
         assert(spool);
         assert(callback);
 
+        /* Counted again from what is there. */
+        spool->used_bytes = 0;
+        spool->n_quarantined = spool->n_quarantined_kept = 0;
         r = spool_list(spool, &entries, &n);
         if (r < 0)
                 return r;
@@ -382,6 +416,9 @@ int spool_load_all(struct spool *spool, spool_job_fn callback, void *userdata) {
                         return r;
                 n_loaded += loaded;
         }
-        log_debug("spool %s: %zu jobs loaded", spool->dir, n_loaded);
+        log_debug("spool %s: %zu jobs loaded, %" PRIu64 " bytes of SpoolMaxBytes=%" PRIu64
+                  ", %zu quarantined",
+                  spool->dir, n_loaded, (uint64_t)spool->used_bytes, (uint64_t)spool->max_bytes,
+                  spool->n_quarantined);
         return 0;
 }

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "common/atomic-file.h"
@@ -74,8 +76,42 @@ static int mkdir_parents(const char *dir) {
         }
 }
 
-int spool_open(const char *dir, struct spool **ret) {
+/* Takes <dir>/.lock (flock, held until the spool is closed) and writes our pid into it.
+ * A second daemon on the same spool would prove every pending job a second time and take
+ * the socket over: it is refused, naming the holder's pid. */
+static int spool_lock(const char *dir, int dir_fd, int *ret_fd) {
         _cleanup_close_ int fd = -EBADF;
+        char pid[32] = "";
+        ssize_t n;
+        int len;
+
+        fd = openat(dir_fd, SPOOL_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, SPOOL_FILE_MODE);
+        if (fd < 0)
+                return log_error_errno(errno, "spool %s: cannot open " SPOOL_LOCK ": %m", dir);
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                if (errno != EWOULDBLOCK)
+                        return log_error_errno(errno, "spool %s: cannot lock " SPOOL_LOCK ": %m",
+                                               dir);
+                n = pread(fd, pid, sizeof(pid) - 1, 0);
+                pid[n > 0 ? n : 0] = 0;
+                pid[strcspn(pid, "\n")] = 0;
+                return log_error_errno(
+                        EBUSY,
+                        "spool %s: in use by another cuzkd (pid %s holds %s/" SPOOL_LOCK
+                        "); expected one cuzkd per spool directory "
+                        "(SpoolDirectory=)",
+                        dir, *pid ? pid : "unknown", dir);
+        }
+        len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)len, 0) != len)
+                log_warning_errno(errno, "spool %s: cannot write our pid into " SPOOL_LOCK ": %m",
+                                  dir);
+        *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+int spool_open(const char *dir, struct spool **ret) {
+        _cleanup_close_ int fd = -EBADF, lock_fd = -EBADF;
         struct spool *spool;
         int r;
 
@@ -99,6 +135,9 @@ int spool_open(const char *dir, struct spool **ret) {
         }
         if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0)
                 return log_error_errno(errno, "spool %s: not writable: %m", dir);
+        r = spool_lock(dir, fd, &lock_fd);
+        if (r < 0)
+                return r;
 
         spool = calloc(1, sizeof(*spool));
         if (!spool || !(spool->dir = strdup(dir))) {
@@ -106,6 +145,12 @@ int spool_open(const char *dir, struct spool **ret) {
                 return log_error_errno(ENOMEM, "spool %s: out of memory", dir);
         }
         spool->dir_fd = TAKE_FD(fd);
+        spool->lock_fd = TAKE_FD(lock_fd);
+        r = spool_set_max_bytes(spool, 0);
+        if (r < 0) {
+                spool_free(spool);
+                return r;
+        }
         *ret = spool;
         return 0;
 }
@@ -115,8 +160,70 @@ void spool_free(struct spool *spool) {
                 return;
         if (spool->dir_fd >= 0)
                 close(spool->dir_fd);
+        if (spool->lock_fd >= 0)
+                close(spool->lock_fd); /* the lock goes with it */
+        free(spool->quarantined);
         free(spool->dir);
         free(spool);
+}
+
+int spool_set_max_bytes(struct spool *spool, uint64_t max_bytes) {
+        struct statvfs vfs;
+
+        assert(spool);
+        if (max_bytes == 0) {
+                if (fstatvfs(spool->dir_fd, &vfs) < 0)
+                        return log_error_errno(errno,
+                                               "spool %s: cannot read its filesystem's "
+                                               "size: %m",
+                                               spool->dir);
+                max_bytes = (uint64_t)vfs.f_blocks * vfs.f_frsize / 10;
+                if (max_bytes > SPOOL_AUTO_MAX_BYTES || max_bytes == 0)
+                        max_bytes = SPOOL_AUTO_MAX_BYTES;
+        }
+        spool->max_bytes = max_bytes;
+        return 0;
+}
+
+uint64_t spool_max_bytes(const struct spool *spool) {
+        assert(spool);
+        return spool->max_bytes;
+}
+
+uint64_t spool_used_bytes(const struct spool *spool) {
+        assert(spool);
+        return spool->used_bytes;
+}
+
+uint64_t spool_dir_bytes_at(int parent_fd, const char *name) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        uint64_t bytes = 0;
+        struct stat st;
+        int fd;
+
+        fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return 0;
+        }
+        while ((de = readdir(d)))
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISREG(st.st_mode))
+                        bytes += (uint64_t)st.st_size;
+        return bytes;
+}
+
+/* Takes bytes off the count, never below 0 (a file changed behind our back). */
+static void spool_uncount(struct spool *spool, uint64_t bytes) {
+        uint64_t used = atomic_load(&spool->used_bytes);
+
+        while (!atomic_compare_exchange_weak(&spool->used_bytes, &used,
+                                             used > bytes ? used - bytes : 0))
+                ;
 }
 
 /* Removes the directory name below parent_fd with the files in it (the
@@ -252,6 +359,7 @@ int spool_save_job(struct spool *spool, const char *job_id,
         const ProtobufCBinaryData *input;
         const char *input_name = NULL;
         size_t packed_size;
+        uint64_t job_bytes, used_bytes;
         struct stat st;
         int r;
 
@@ -263,6 +371,12 @@ int spool_save_job(struct spool *spool, const char *job_id,
         r = check_job_id(spool, job_id);
         if (r < 0)
                 return r;
+        if (request->request_id && strlen(request->request_id) > SPOOL_REQUEST_ID_MAX)
+                return log_error_errno(EINVAL,
+                                       "spool %s: job %s: request id of %zu bytes, expected at "
+                                       "most %d",
+                                       spool->dir, job_id, strlen(request->request_id),
+                                       SPOOL_REQUEST_ID_MAX);
         if (fstatat(spool->dir_fd, job_id, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 return log_error_errno(EEXIST, "spool %s: job %s is already spooled", spool->dir,
                                        job_id);
@@ -277,6 +391,15 @@ int spool_save_job(struct spool *spool, const char *job_id,
         if (r < 0)
                 return log_error_errno(r, "spool %s: job %s: cannot encode the request: %m",
                                        spool->dir, job_id);
+        job_bytes = packed_size + strlen(meta) + (input ? input->len : 0);
+        used_bytes = atomic_load(&spool->used_bytes);
+        if (used_bytes + job_bytes > spool->max_bytes)
+                return log_warning_errno(EDQUOT,
+                                         "spool %s: job %s refused: its %" PRIu64
+                                         " bytes would bring the spool to %" PRIu64
+                                         ", above SpoolMaxBytes=%" PRIu64,
+                                         spool->dir, job_id, job_bytes, used_bytes + job_bytes,
+                                         (uint64_t)spool->max_bytes);
 
         /* Built under a hidden name and renamed whole: a crash leaves either
          * the complete job or a temporary directory that start-up removes. */
@@ -306,6 +429,7 @@ int spool_save_job(struct spool *spool, const char *job_id,
                 return log_error_errno(r, "spool %s: job %s: cannot write it to disk: %m",
                                        spool->dir, job_id);
         }
+        spool->used_bytes += job_bytes;
         log_debug("spool %s: job %s saved (%zu bytes of request, %zu of inline input)", spool->dir,
                   job_id, packed_size, input ? input->len : 0);
         if (ret_input_path)
@@ -351,6 +475,37 @@ int spool_save_result(struct spool *spool, const char *job_id,
         if (r < 0)
                 return log_error_errno(r, "spool %s: job %s: cannot write " SPOOL_RESULT ": %m",
                                        spool->dir, job_id);
+        spool->used_bytes += size;
+        return 0;
+}
+
+int spool_remove_input(struct spool *spool, const char *job_id) {
+        _cleanup_close_ int fd = -EBADF;
+        static const char *const names[] = {SPOOL_WTNS, SPOOL_C1};
+        struct stat st;
+        int r;
+
+        assert(spool);
+        assert(job_id);
+
+        r = check_job_id(spool, job_id);
+        if (r < 0)
+                return r;
+        fd = spool_open_job_dir(spool, job_id);
+        if (fd < 0)
+                return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
+                                       spool->dir, job_id);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (unlinkat(fd, names[i], 0) < 0)
+                        return log_error_errno(errno, "spool %s: job %s: cannot remove %s: %m",
+                                               spool->dir, job_id, names[i]);
+                spool_uncount(spool, (uint64_t)st.st_size);
+                log_debug("spool %s: job %s: its inline input %s (%" PRIu64
+                          " bytes) removed, the job ended without a proof",
+                          spool->dir, job_id, names[i], (uint64_t)st.st_size);
+        }
         return 0;
 }
 
@@ -377,6 +532,7 @@ int spool_remove_job(struct spool *spool, const char *job_id) {
                 return log_error_errno(r, "spool %s: job %s: cannot remove: %m", spool->dir,
                                        job_id);
         }
+        spool_uncount(spool, spool_dir_bytes_at(spool->dir_fd, tmp_name));
         if (fsync(spool->dir_fd) < 0)
                 return log_error_errno(errno, "spool %s: cannot sync: %m", spool->dir);
         r = spool_remove_dir_at(spool->dir_fd, tmp_name);

@@ -9,6 +9,7 @@
 
 #include "common/cleanup.h"
 #include "daemon/supervisor/handlers.h"
+#include "daemon/supervisor/job-limits.h"
 #include "daemon/supervisor/job-porep.h"
 #include "daemon/supervisor/status.h"
 
@@ -88,8 +89,8 @@ struct prover_list {
         char job_ids[EXECUTOR_MAX_PROVERS][64];
 };
 
-static void fill_provers(const struct cuzkd *d, struct prover_list *list,
-                         Cuzk__V1__GetStatusResponse *r) {
+static void fill_provers(const struct cuzkd *d, const struct api_peer *peer,
+                         struct prover_list *list, Cuzk__V1__GetStatusResponse *r) {
         struct executor_status status;
 
         if (!d->executor)
@@ -106,6 +107,9 @@ static void fill_provers(const struct cuzkd *d, struct prover_list *list,
                 if (info.current_task_id)
                         job = scheduler_find_attempt(d->scheduler, info.current_task_id,
                                                      &partition);
+                /* Another user's job id is theirs to know (it awaits and cancels it). */
+                if (job && peer && !job_limits_may_access(d, peer, &job->owner))
+                        job = NULL;
                 executor_device_name(info.device, list->devices[i], sizeof(list->devices[i]));
                 snprintf(list->names[i], sizeof(list->names[i]), "%s", info.name);
                 snprintf(list->backends[i], sizeof(list->backends[i]), "%s", info.backend);
@@ -142,7 +146,8 @@ static void fill_provers(const struct cuzkd *d, struct prover_list *list,
         r->gpus = list->gpu_pointers;
 }
 
-int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
+int status_fill(const struct cuzkd *d, const struct api_peer *peer,
+                Cuzk__V1__GetStatusResponse *r) {
         struct prover_list *provers;
         struct srs_list *list;
         struct timespec now;
@@ -157,7 +162,7 @@ int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         provers = calloc(1, sizeof(*provers));
         if (!provers)
                 return -ENOMEM;
-        fill_provers(d, provers, r);
+        fill_provers(d, peer, provers, r);
         r->provers = provers->prover_pointers; /* found again from here when done */
         list = calloc(1, sizeof(*list));
         if (!list)
@@ -168,7 +173,9 @@ int status_fill(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
         r->loaded_srs = list->pointers;
         r->n_loaded_srs = list->n;
         r->total_proofs_completed = d->metrics.jobs_ended[JOB_COMPLETED];
-        r->total_proofs_failed = d->metrics.jobs_ended[JOB_FAILED];
+        /* Quarantined jobs answer AwaitProof as FAILED: they count as failed. */
+        r->total_proofs_failed =
+                d->metrics.jobs_ended[JOB_FAILED] + (d->spool ? spool_n_quarantined(d->spool) : 0);
         clock_gettime(CLOCK_MONOTONIC, &now);
         r->uptime_seconds =
                 ((uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000 - d->start_usec) /

@@ -4,9 +4,11 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "circuits/cs/cs.h"
@@ -207,6 +209,24 @@ static int synthesize_porep(const struct ipc_task *task, struct worker_synth_out
                             ret);
 }
 
+/* A client's input must be a regular file. The readers open it blocking: a FIFO would
+ * hold the worker (and its slot) until a writer came, a device could react to the open.
+ * This open does neither (O_NONBLOCK, O_NOCTTY), and the input fails at once instead. */
+static int check_regular_file(const char *path) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+                return log_error_errno(errno, "%s: cannot open: %m", path);
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return log_error_errno(EINVAL,
+                                       "%s: not a regular file, expected a witness or a "
+                                       "circuit file",
+                                       path);
+        return 0;
+}
+
 int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *ret) {
         struct worker_synth_output out = {.abc_fd = -EBADF, .w_fd = -EBADF};
         int r;
@@ -214,6 +234,11 @@ int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *r
         assert(task);
         assert(ret);
 
+        r = check_regular_file(task->circuit_path);
+        if (r >= 0)
+                r = check_regular_file(task->witness_path);
+        if (r < 0)
+                return r;
         switch (task->kind) {
         case JOB_GROTH16_SNARKJS:
                 r = synthesize_snarkjs(task, &out);

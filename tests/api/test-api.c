@@ -11,13 +11,15 @@
  *   - concurrency and deferred answers: streams in flight together on one
  *     connection and on two, AwaitProof answered later from the loop or on
  *     its timeout, calls abandoned by a client that resets or disconnects;
- *   - socket activation (an inherited listening fd) and TCP.
+ *   - socket activation (an inherited listening fd) and TCP;
+ *   - the request memory cap: messages beyond it wait for room and complete.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -739,6 +741,84 @@ static void test_activation_and_tcp(void **state) {
 }
 
 /* The frame reader alone, fed one byte at a time. */
+/* One client of test_request_memory_cap, on its own thread: three SubmitProof calls
+ * in flight on its connection; the number that ended OK in ok. */
+struct memory_client {
+        const struct toy_server *toy;
+        const uint8_t *body;
+        size_t length;
+        int ok;
+};
+
+static void *memory_client_run(void *userdata) {
+        struct memory_client *m = userdata;
+        const char *path = api_method_info(API_METHOD_SUBMIT_PROOF)->path;
+        struct api_call_result result;
+        struct api_client *client;
+        int32_t calls[3];
+
+        if (api_client_connect_unix(toy_server_socket(m->toy), &client) < 0)
+                return NULL;
+        for (int i = 0; i < 3; i++)
+                if (api_client_start(client, path, m->body, m->length, &calls[i]) < 0)
+                        calls[i] = -1;
+        for (int i = 0; i < 3; i++) {
+                if (calls[i] < 0 || api_client_wait(client, calls[i], TIMEOUT_MS, &result) < 0)
+                        continue;
+                m->ok += result.grpc_status == GRPC_STATUS_OK;
+                api_call_result_done(&result);
+        }
+        api_client_free(client);
+        return NULL;
+}
+
+/* The request memory cap: messages that together exceed it all complete (a stream
+ * waits for room, and gets its window when another's message is decoded, on its
+ * connection or another), the buffered bytes stay under the cap and an eighth, and
+ * all of it is given back. A cap below the largest message is refused. */
+static void test_request_memory_cap(void **state) {
+        const size_t message_bytes = 3u << 20, cap_bytes = 4u << 20;
+        struct api_server_options server_options = {.max_message_bytes = cap_bytes,
+                                                    .max_request_memory_bytes = cap_bytes};
+        struct toy_server_options options = {
+                .proof = proof, .proof_length = sizeof(proof), .server_options = &server_options};
+        _cleanup_free_ uint8_t *large = pattern(message_bytes, 5);
+        _cleanup_free_ uint8_t *body = NULL;
+        struct api_request_memory_stats stats;
+        ProtobufCBinaryData vanilla_proofs[2];
+        Cuzk__V1__SubmitProofRequest submit;
+        struct memory_client clients[2];
+        pthread_t threads[2];
+        struct toy_server *toy;
+        size_t length;
+        (void)state;
+
+        server_options.max_request_memory_bytes = cap_bytes - 1;
+        assert_int_equal(toy_server_start(&options, &toy), -EINVAL);
+        server_options.max_request_memory_bytes = cap_bytes;
+
+        toy = start_toy(&options);
+        fill_submit(&submit, vanilla_proofs, large, message_bytes);
+        body = frame(&submit.base, &length);
+        for (int c = 0; c < 2; c++) {
+                clients[c] = (struct memory_client){.toy = toy, .body = body, .length = length};
+                assert_int_equal(pthread_create(&threads[c], NULL, memory_client_run, &clients[c]),
+                                 0);
+        }
+        for (int c = 0; c < 2; c++) {
+                pthread_join(threads[c], NULL);
+                assert_int_equal(clients[c].ok, 3);
+        }
+        toy_server_request_memory(toy, &stats);
+        assert_int_equal(stats.cap_bytes, cap_bytes);
+        assert_true(stats.peak_bytes > message_bytes);
+        assert_true(stats.peak_bytes <= cap_bytes + cap_bytes / 8);
+        assert_int_equal(stats.reserved_bytes, 0);
+        assert_int_equal(stats.unadmitted_bytes, 0);
+        assert_int_equal(stats.waiting_calls, 0);
+        toy_server_stop(toy);
+}
+
 static void test_frame_reader(void **state) {
         static const uint8_t stream[] = {0, 0, 0, 0, 3, 'a', 'b', 'c'};
         struct grpc_frame_reader r;
@@ -764,6 +844,17 @@ static void test_frame_reader(void **state) {
         assert_null(r.message); /* nothing allocated for a refused length */
         grpc_frame_reader_done(&r);
 
+        /* The buffer grows with the bytes, not at the prefix. */
+        grpc_frame_reader_init(&r, 1u << 20);
+        assert_int_equal(grpc_frame_reader_feed(&r, (const uint8_t[]){0, 0, 0x10, 0, 0}, 5), 0);
+        assert_true(grpc_frame_reader_has_length(&r));
+        assert_int_equal(r.message_length, 1u << 20);
+        assert_null(r.message);
+        assert_int_equal(grpc_frame_reader_feed(&r, stream, 8), 0);
+        assert_non_null(r.message);
+        assert_true(r.message_allocated >= 8 && r.message_allocated < (1u << 20));
+        grpc_frame_reader_done(&r);
+
         s = grpc_message_encode("a%b\n\xc3\xa9~");
         assert_string_equal(s, "a%25b%0A%C3%A9~");
         free(s);
@@ -778,6 +869,7 @@ static void test_frame_reader(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_frame_reader),
+                cmocka_unit_test(test_request_memory_cap),
                 cmocka_unit_test(test_every_method),
                 cmocka_unit_test(test_status_message_encoding),
                 cmocka_unit_test(test_split_data_frames),

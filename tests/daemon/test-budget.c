@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "circuits/pce-file.h"
@@ -195,9 +196,16 @@ static void test_job_new_checks(void **state) {
                 .pce_cache = "/nonexistent/pce",
         };
         const struct job_settings *s = &settings;
+        char fifo[] = "/tmp/test-budget-fifo-XXXXXX", regular[] = "/tmp/test-budget-pce-XXXXXX";
         struct job *job = NULL;
         char msg[1024];
+        int fd;
         (void)state;
+
+        fd = mkstemp(fifo); /* a unique name for the FIFO below */
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(fifo);
 
         req.proof_kind = CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
         assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EOPNOTSUPP);
@@ -224,15 +232,33 @@ static void test_job_new_checks(void **state) {
         assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -ENOENT);
         assert_string_equal(msg, "zkey_path /nonexistent/c.zkey: No such file or directory");
 
+        /* Client paths: absolute, and regular files only; a FIFO must not block. */
+        req.zkey_path = (char *)"c.zkey";
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
+        assert_string_equal(msg, "zkey_path 'c.zkey': must be an absolute path");
+        req.zkey_path = (char *)"/";
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
+        assert_string_equal(msg, "zkey_path /: not a regular file");
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        req.zkey_path = fifo;
+        assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "not a regular file"));
+        unlink(fifo);
+
+        fd = mkstemp(regular);
+        assert_true(fd >= 0);
+        close(fd);
         req.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
-        req.pce_path = (char *)"/dev/null";
+        req.pce_path = regular;
         req.params_path = (char *)"/nonexistent/p.params";
         assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -ENOENT);
         assert_non_null(strstr(msg, "params_path /nonexistent/p.params"));
+        unlink(regular);
+        req.pce_path = (char *)"/dev/null";
         req.params_path = (char *)"/dev/null";
         req.witness_path = (char *)"/dev/null";
         assert_int_equal(job_new("j", &req, NULL, 1, s, &job, msg, sizeof(msg)), -EINVAL);
-        assert_string_equal(msg, "/dev/null: not a regular file");
+        assert_string_equal(msg, "pce_path /dev/null: not a regular file");
         assert_null(job);
 }
 

@@ -85,9 +85,8 @@ porep_prove_fails "a missing .params FAILS naming the file and its size" \
         "$DIR/empty/$STEM.params: No such file or directory: the parameters of StackedDrg2KiBV1_1 ($PARAMS_BYTES bytes)"
 stop_cuzkd
 start_cuzkd --config "$DIR/truncated.conf" --max-workers 1
-porep_prove_fails "a truncated .params FAILS naming the file and its size" \
-        "$DIR/truncated/$STEM.params: truncated: 65536 bytes"
-porep_prove_fails "a truncated .params FAILS naming the size a whole one has" "($PARAMS_BYTES bytes)"
+porep_prove_fails "a truncated .params FAILS naming the file, its size and the size it needs" \
+        "$DIR/truncated/$STEM.params: truncated: 65536 bytes, it ends before its l section (the parameters of StackedDrg2KiBV1_1: $PARAMS_BYTES bytes)"
 stop_cuzkd
 
 start_cuzkd --config "$DIR/good.conf" --max-workers 1

@@ -231,9 +231,14 @@ static int ctx_setup(void **state) {
         return 0;
 }
 
+/* WorkerStallTimeout= and ProverStallTimeout= of the next ctx_start (0: off). */
+static uint64_t stall_usec;
+
 static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *helper,
                               const int *devices, unsigned n_devices) {
         struct executor_options options = {
+                .worker_stall_usec = stall_usec,
+                .prover_stall_usec = stall_usec,
                 .domain = in,
                 .max_workers = 2,
                 .prover_threads = 0,
@@ -285,6 +290,7 @@ static int ctx_teardown(void **state) {
         unsetenv("CUZK_TEST_PROVER_FAULT");
         unsetenv("CUZK_TEST_PROVER_FAULT_ONCE");
         unsetenv("CUZK_TEST_DIE_AT_START");
+        stall_usec = 0;
         return 0;
 }
 
@@ -519,6 +525,52 @@ static void test_prover_killed(void **state) {
         assert_int_equal(status.prover_restarts, 1);
         assert_true(status.prover_pid > 0);
         assert_int_not_equal(status.prover_pid, old_pid);
+        ctx_stop(c);
+}
+
+/* A worker and then the prover SIGSTOPped with work: each is killed after the stall
+ * timeout, the worker's task fails as a worker death (retried by the scheduler) and the
+ * prover's as a prover death; the prover is restarted and proves. */
+static void test_stalled_processes_killed(void **state) {
+        need_test_hooks();
+        struct ctx *c = *state;
+        struct executor_status status;
+        uint64_t end;
+        pid_t pid;
+
+        stall_usec = 1000000;
+        ctx_start(c);
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        submit_roomy(c, 40, &snarkjs_job, 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        end = now_sec() + 10;
+        while (!(pid = worker_pid("w0"))) {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+        }
+        assert_int_equal(kill(pid, SIGSTOP), 0);
+        run_until_done(c, 1, 30);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
+        assert_non_null(strstr(c->done[0].message, "killed by signal 9"));
+        assert_non_null(strstr(c->done[0].message, "WorkerStallTimeout="));
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.stalled_worker_kills, 1);
+
+        /* The prover stopped while idle is left alone; given a task, it is killed. */
+        pid = status.prover_pid;
+        assert_true(pid > 0);
+        assert_int_equal(kill(pid, SIGSTOP), 0);
+        submit_roomy(c, 41, &snarkjs_job, 0);
+        run_until_done(c, 2, 60);
+        assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_PROVER);
+        assert_non_null(strstr(c->done[1].message, "ProverStallTimeout="));
+        submit_roomy(c, 42, &snarkjs_job, 0);
+        run_until_done(c, 3, 120);
+        expect_snarkjs_proof(&c->done[2]);
+        executor_get_status(c->executor, &status);
+        assert_int_equal(status.stalled_prover_kills, 1);
+        assert_int_equal(status.prover_restarts, 1);
+        assert_int_not_equal(status.prover_pid, pid);
         ctx_stop(c);
 }
 
@@ -801,6 +853,25 @@ static void test_corrupt_witness(void **state) {
         ctx_stop(c);
 }
 
+/* A FIFO as the witness fails its task as bad input at once: the worker does not wait in
+ * open(2) for a writer, holding its slot. */
+static void test_fifo_witness(void **state) {
+        struct ctx *c = *state;
+        struct job_inputs fifo = snarkjs_job;
+        char path[256];
+
+        snprintf(path, sizeof(path), "%s/fifo.wtns", tmp_dir);
+        assert_int_equal(mkfifo(path, 0600), 0);
+        fifo.wtns_path = path;
+        ctx_start(c);
+        submit_roomy(c, 9, &fifo, 0);
+        run_until_done(c, 1, 10);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_INPUT);
+        assert_non_null(strstr(c->done[0].message, "fifo.wtns: not a regular file"));
+        unlink(path);
+        ctx_stop(c);
+}
+
 static void test_cancel(void **state) {
         need_test_hooks();
         struct ctx *c = *state;
@@ -1065,6 +1136,9 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_worker_killed, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_oom, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_prover_killed, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_stalled_processes_killed, ctx_setup,
+                                                ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_fifo_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_rlimit_data, ctx_setup, ctx_teardown),

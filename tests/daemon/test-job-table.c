@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The job table (daemon/supervisor/job-table.h): lookups by job id and by request id through the
- * hash index, with many jobs and after removals; ResultRetention: ended jobs forgotten
+ * hash index, with many jobs and after removals; request ids per owner (another user's equal
+ * request id is another job); ResultRetention: ended jobs forgotten
  * once their retention is over, not before, never while a partition still runs; a
  * retention of 0 forgets a job once its result was delivered; the timer on the event
  * loop does it by itself.
@@ -34,7 +35,13 @@ static void on_forget(void *userdata, const struct job *job) {
         snprintf(f->ids[f->n++], sizeof(f->ids[0]), "%s", job->id);
 }
 
-/* A job as the table sees it: state, end time, request id ("" for none). */
+/* The owners of the jobs below: root (most tests), two users, and an anonymous TCP peer. */
+static const struct api_peer ROOT = {.known = true};
+static const struct api_peer USER_A = {.known = true, .uid = 1000, .gid = 1000};
+static const struct api_peer USER_B = {.known = true, .uid = 2000, .gid = 1000};
+static const struct api_peer ANONYMOUS = {.known = false};
+
+/* A job as the table sees it: state, end time, request id ("" for none), owned by root. */
 static struct job *make_job(const char *id, const char *request_id, enum job_state state,
                             uint64_t finished_usec) {
         struct job *job = calloc(1, sizeof(*job));
@@ -48,6 +55,7 @@ static struct job *make_job(const char *id, const char *request_id, enum job_sta
         assert_non_null(job->partitions);
         job->state = state;
         job->finished_usec = finished_usec;
+        job->owner = ROOT;
         return job;
 }
 
@@ -90,7 +98,7 @@ static void test_lookup(void **state) {
                 assert_non_null(job);
                 assert_string_equal(job->id, id);
                 snprintf(request, sizeof(request), "req-%d", i);
-                job = job_table_find_request(&t, request);
+                job = job_table_find_request(&t, &ROOT, request);
                 if (i % 3) {
                         assert_non_null(job);
                         assert_string_equal(job->id, id);
@@ -99,15 +107,15 @@ static void test_lookup(void **state) {
         }
         assert_null(job_table_find(&t, "job-3000-00000000"));
         assert_null(job_table_find(&t, NULL));
-        assert_null(job_table_find_request(&t, ""));
-        assert_null(job_table_find_request(&t, NULL));
+        assert_null(job_table_find_request(&t, &ROOT, ""));
+        assert_null(job_table_find_request(&t, &ROOT, NULL));
 
         /* An id taken already is refused; a request id taken stays with the older job. */
         dup = make_job("job-1-9e3779b1", "", JOB_QUEUED, 0);
         assert_int_equal(job_table_add(&t, dup), -EEXIST);
         job_free(dup);
         add(&t, "job-new", "req-1", JOB_QUEUED, 0);
-        assert_string_equal(job_table_find_request(&t, "req-1")->id, "job-1-9e3779b1");
+        assert_string_equal(job_table_find_request(&t, &ROOT, "req-1")->id, "job-1-9e3779b1");
         assert_string_equal(job_table_find(&t, "job-new")->request_id, "req-1");
         job_table_done(&t);
         sd_event_unref(event);
@@ -145,16 +153,16 @@ static void test_expiry(void **state) {
         assert_int_equal(t.n_jobs, 404 - 201);
         assert_true(was_forgotten(&f, "old"));
         assert_null(job_table_find(&t, "old"));
-        assert_null(job_table_find_request(&t, "r-old"));
+        assert_null(job_table_find_request(&t, &ROOT, "r-old"));
         for (int i = 0; i < 400; i++) {
                 snprintf(id, sizeof(id), "bulk-%d", i);
                 snprintf(request, sizeof(request), "r-bulk-%d", i);
                 if (i % 2) {
                         assert_null(job_table_find(&t, id));
-                        assert_null(job_table_find_request(&t, request));
+                        assert_null(job_table_find_request(&t, &ROOT, request));
                 } else {
                         assert_non_null(job_table_find(&t, id));
-                        assert_ptr_equal(job_table_find_request(&t, request),
+                        assert_ptr_equal(job_table_find_request(&t, &ROOT, request),
                                          job_table_find(&t, id));
                 }
         }
@@ -202,6 +210,55 @@ static void test_retention_zero(void **state) {
         sd_event_unref(event);
 }
 
+/* Request ids are per owner: the same id from root, two users and anonymous peers names
+ * four jobs; each owner finds its own, before and after another's is forgotten; the
+ * unfinished counts are per owner. */
+static void test_request_per_owner(void **state) {
+        static struct forgotten f;
+        const struct api_peer *owners[] = {&ROOT, &USER_A, &USER_B, &ANONYMOUS};
+        struct job *jobs[4];
+        struct job_table t;
+        sd_event *event = NULL;
+        size_t total, mine;
+        (void)state;
+
+        f.n = 0;
+        assert_int_equal(sd_event_new(&event), 0);
+        job_table_init(&t, event);
+        assert_int_equal(job_table_set_retention(&t, 10 * SEC, on_forget, &f), 0);
+        for (size_t i = 0; i < 4; i++) {
+                char id[16];
+
+                snprintf(id, sizeof(id), "job-%zu", i);
+                jobs[i] = make_job(id, "sector-42", i == 0 ? JOB_COMPLETED : JOB_QUEUED, 1);
+                jobs[i]->owner = *owners[i];
+                assert_int_equal(job_table_add(&t, jobs[i]), 0);
+        }
+        for (size_t i = 0; i < 4; i++)
+                assert_ptr_equal(job_table_find_request(&t, owners[i], "sector-42"), jobs[i]);
+        /* uid 1000 in another group, or another anonymous peer: the same owners. */
+        const struct api_peer user_a_again = {.known = true, .uid = 1000, .gid = 5, .pid = 9};
+        const struct api_peer anonymous_again = {.known = false, .pid = 123};
+        assert_ptr_equal(job_table_find_request(&t, &user_a_again, "sector-42"), jobs[1]);
+        assert_ptr_equal(job_table_find_request(&t, &anonymous_again, "sector-42"), jobs[3]);
+        const struct api_peer user_c = {.known = true, .uid = 3000};
+        assert_null(job_table_find_request(&t, &user_c, "sector-42"));
+
+        job_table_count_unfinished(&t, &USER_A, &total, &mine);
+        assert_int_equal(total, 3);
+        assert_int_equal(mine, 1);
+        job_table_count_unfinished(&t, &ROOT, &total, &mine);
+        assert_int_equal(mine, 0);
+
+        /* Root's ended job is forgotten: the others keep theirs. */
+        assert_int_equal(job_table_expire(&t, 100 * SEC), 1);
+        assert_null(job_table_find_request(&t, &ROOT, "sector-42"));
+        for (size_t i = 1; i < 4; i++)
+                assert_ptr_equal(job_table_find_request(&t, owners[i], "sector-42"), jobs[i]);
+        job_table_done(&t);
+        sd_event_unref(event);
+}
+
 static uint64_t realtime_usec(void) {
         struct timespec ts;
 
@@ -236,9 +293,8 @@ static void test_timer(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_lookup),
-                cmocka_unit_test(test_expiry),
-                cmocka_unit_test(test_retention_zero),
+                cmocka_unit_test(test_lookup),         cmocka_unit_test(test_expiry),
+                cmocka_unit_test(test_retention_zero), cmocka_unit_test(test_request_per_owner),
                 cmocka_unit_test(test_timer),
         };
 

@@ -246,12 +246,60 @@ static void test_log_fields(void **state) {
         assert_string_equal(buf, "job j9 lost its worker\n");
 }
 
+/* A client's path with a newline cannot forge a second log line, on stderr or in the
+ * journal; UTF-8 stays as it is, other bytes are escaped. */
+static void test_log_escapes_control_characters(void **state) {
+        const char *forged = "/nonexistent\njob job-99-deadbeef completed";
+        char buf[4096], path[] = "/tmp/test-log-journal-XXXXXX";
+        int fd, saved_stderr;
+        ssize_t n;
+
+        (void)state;
+        assert_int_equal(log_escape("a\nb\r\tc\x1b[31m\x7f", buf, sizeof(buf)), 21);
+        assert_string_equal(buf, "a\\nb\\r\\tc\\x1b[31m\\x7f");
+        log_escape("\xe8\xaf\x81 \xff\xfe \xc2\x9b \xc3\xa9 \xed\xa0\x80", buf, sizeof(buf));
+        assert_string_equal(buf, "\xe8\xaf\x81 \\xff\\xfe \\xc2\\x9b \xc3\xa9 \\xed\\xa0\\x80");
+        /* Cut at a whole character or escape. */
+        assert_int_equal(log_escape("ab\n", buf, 4), 2);
+        assert_string_equal(buf, "ab");
+        assert_int_equal(log_escape("a\xe8\xaf\x81", buf, 4), 1);
+
+        log_set_max_level(LOG_INFO);
+        log_set_sink(log_journal_sink, NULL);
+        log_journal_set_send(capture_send);
+        log_error("zkey_path %s: No such file or directory", forged);
+        assert_string_equal(entry_field(&sent, "MESSAGE"),
+                            "zkey_path /nonexistent\\njob job-99-deadbeef completed: No such file "
+                            "or directory");
+        log_journal_set_send(NULL);
+
+        fd = mkstemp(path);
+        assert_true(fd >= 0);
+        unlink(path);
+        saved_stderr = dup(STDERR_FILENO);
+        assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+        log_set_sink(NULL, NULL);
+        log_error("zkey_path %s: No such file or directory", forged);
+        assert_int_equal(log_journal_setup(CONFIG_LOG_STDERR), CONFIG_LOG_STDERR);
+        log_warning("request id %s", "r\n1");
+        assert_int_equal(dup2(saved_stderr, STDERR_FILENO), STDERR_FILENO);
+        close(saved_stderr);
+        log_set_sink(NULL, NULL);
+        n = pread(fd, buf, sizeof(buf) - 1, 0);
+        close(fd);
+        assert_true(n > 0);
+        buf[n] = 0;
+        assert_string_equal(buf, "zkey_path /nonexistent\\njob job-99-deadbeef completed: No "
+                                 "such file or directory\nrequest id r\\n1\n");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_entry_fields),
                 cmocka_unit_test(test_entry_limits),
                 cmocka_unit_test(test_stream_detection),
                 cmocka_unit_test(test_log_fields),
+                cmocka_unit_test(test_log_escapes_control_characters),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The spool: jobs saved and loaded back (with and without an inline witness
  * and a result), oldest first, corrupt jobs renamed and skipped, what a
- * crash leaves behind ignored, removal, and the refusals. */
+ * crash leaves behind ignored, removal, and the refusals; the lock against a second
+ * daemon, the SpoolMaxBytes= quota, a failed job's inline input removed, quarantined jobs
+ * remembered with their reason, and the longest request id read back. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -373,6 +375,7 @@ static void test_leftovers(void **state) {
 static void test_remove(void **state) {
         struct fixture *f = *state;
         struct loaded l = {0};
+        char path[256];
 
         save(f, "one", "r1", 1);
         save(f, "two", "r2", 2);
@@ -382,10 +385,165 @@ static void test_remove(void **state) {
         assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
         assert_int_equal(l.n, 1);
         assert_string_equal(l.jobs[0].job_id, "two");
-        /* Nothing else is left in the spool. */
+        /* Nothing else is left in the spool, but its lock. */
         assert_int_equal(spool_remove_job(f->spool, "two"), 0);
+        assert_true(exists(f, ".lock"));
+        snprintf(path, sizeof(path), "%s/.lock", f->dir);
+        assert_int_equal(unlink(path), 0);
         assert_int_equal(rmdir(f->dir), 0);
         assert_int_equal(mkdir(f->dir, 0750), 0);
+}
+
+/* A second spool_open of the same directory (a second cuzkd) is refused while the first
+ * holds it, naming the holder's pid; once the first closes, it opens. */
+static void test_lock(void **state) {
+        struct fixture *f = *state;
+        struct spool *other = NULL;
+        char expected[64];
+
+        assert_int_equal(spool_open(f->dir, &other), -EBUSY);
+        assert_null(other);
+        snprintf(expected, sizeof(expected), "in use by another cuzkd (pid %ld holds",
+                 (long)getpid());
+        test_assert_logged(expected);
+        spool_free(f->spool);
+        f->spool = NULL;
+        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+}
+
+static void save_with_input(struct fixture *f, const char *job_id, size_t input_bytes, int r) {
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        static uint8_t input[4096];
+
+        assert_true(input_bytes <= sizeof(input));
+        request.proof_kind = CUZK__V1__PROOF_KIND__GROTH16_SNARKJS;
+        request.zkey_path = (char *)"/x.zkey";
+        request.wtns.data = input;
+        request.wtns.len = input_bytes;
+        assert_int_equal(spool_save_job(f->spool, job_id, &request, 1, &OWNER, NULL), r);
+}
+
+/* SpoolMaxBytes=: a job that would bring the spool above it is refused with -EDQUOT (and
+ * leaves nothing behind); room comes back as jobs go; the count survives a restart. */
+static void test_quota(void **state) {
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        uint64_t one_job, after_two;
+
+        assert_int_equal(spool_max_bytes(f->spool) > 0, 1);
+        assert_int_equal(spool_used_bytes(f->spool), 0);
+        save_with_input(f, "a", 3000, 0);
+        one_job = spool_used_bytes(f->spool);
+        assert_true(one_job > 3000 && one_job < 3200);
+        assert_int_equal(spool_set_max_bytes(f->spool, 2 * one_job + 100), 0);
+        save_with_input(f, "b", 3000, 0);
+        after_two = spool_used_bytes(f->spool);
+        assert_int_equal(after_two, 2 * one_job);
+        save_with_input(f, "c", 3000, -EDQUOT);
+        test_assert_logged("job c refused");
+        assert_false(exists(f, "c"));
+        assert_int_equal(spool_used_bytes(f->spool), after_two);
+        assert_int_equal(spool_remove_job(f->spool, "a"), 0);
+        assert_int_equal(spool_used_bytes(f->spool), one_job);
+        save_with_input(f, "c", 3000, 0);
+
+        /* Counted again at start-up from what is there. */
+        spool_free(f->spool);
+        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 2);
+        assert_int_equal(spool_used_bytes(f->spool), 2 * one_job);
+}
+
+/* A job that failed or was cancelled has its inline input removed at once. */
+static void test_remove_input(void **state) {
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        uint64_t before;
+
+        save_with_input(f, "failed", 3000, 0);
+        before = spool_used_bytes(f->spool);
+        assert_true(exists(f, "failed/input.wtns"));
+        assert_int_equal(spool_remove_input(f->spool, "failed"), 0);
+        assert_false(exists(f, "failed/input.wtns"));
+        assert_int_equal(spool_used_bytes(f->spool), before - 3000);
+        assert_int_equal(spool_remove_input(f->spool, "failed"), 0); /* nothing left: fine */
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_string_equal(l.jobs[0].wtns_path, "");
+}
+
+/* Quarantined jobs are remembered with why, their request id and owner where readable, at
+ * this start and the next ones (the reason is kept in the directory). An empty request.pb,
+ * an empty result.pb and a COMPLETED result without a proof are quarantined too. */
+static void test_quarantine_record(void **state) {
+        static const uint8_t completed_no_proof[] = {0x10, 0x01}; /* status = COMPLETED */
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        const struct spool_quarantined *q;
+
+        save(f, "good", "r-good", 100);
+        save(f, "empty-request", "r1", 200);
+        write_file(f, "empty-request/request.pb", "", 0);
+        save(f, "empty-result", "r-empty-result", 300);
+        write_file(f, "empty-result/result.pb", "", 0);
+        save(f, "cut-result", "r3", 400);
+        write_file(f, "cut-result/result.pb", completed_no_proof, sizeof(completed_no_proof));
+        save(f, "bad-meta", "r4", 500);
+        write_file(f, "bad-meta/meta", "junk", 4);
+
+        for (int start = 0; start < 2; start++) {
+                memset(&l, 0, sizeof(l));
+                if (start == 1) { /* a restart: the records come back from the directories */
+                        spool_free(f->spool);
+                        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+                }
+                assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+                assert_int_equal(l.n, 1);
+                assert_int_equal(spool_n_quarantined(f->spool), 4);
+                assert_null(spool_find_quarantined(f->spool, "good"));
+                q = spool_find_quarantined(f->spool, "empty-request");
+                assert_non_null(q);
+                assert_string_equal(q->dir, "empty-request.corrupt");
+                assert_non_null(strstr(q->reason, "request.pb is empty"));
+                assert_true(q->owner_known);
+                assert_int_equal(q->owner.uid, 1000);
+                q = spool_find_quarantined(f->spool, "empty-result");
+                assert_non_null(q);
+                assert_non_null(strstr(q->reason, "result.pb is empty"));
+                if (start == 0)
+                        assert_string_equal(q->request_id, "r-empty-result");
+                q = spool_find_quarantined(f->spool, "cut-result");
+                assert_non_null(q);
+                assert_non_null(strstr(q->reason, "COMPLETED but holds no proof"));
+                q = spool_find_quarantined(f->spool, "bad-meta");
+                assert_non_null(q);
+                assert_non_null(strstr(q->reason, "cannot read meta"));
+                assert_false(q->owner_known);
+        }
+        assert_true(exists(f, "empty-request.corrupt/quarantine"));
+}
+
+/* The longest request id, every byte escaped to \xNN in meta, is accepted and read back
+ * (D6: a long one made meta unreadable at restart); one byte more is refused. */
+static void test_meta_limit(void **state) {
+        Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+        struct fixture *f = *state;
+        struct loaded l = {0};
+        char id[SPOOL_REQUEST_ID_MAX + 2];
+
+        memset(id, 0xe8, sizeof(id) - 1);
+        id[sizeof(id) - 1] = 0;
+        request.proof_kind = CUZK__V1__PROOF_KIND__SYNTHETIC_PCE;
+        request.request_id = id; /* SPOOL_REQUEST_ID_MAX + 1 bytes */
+        assert_int_equal(spool_save_job(f->spool, "too-long", &request, 1, &OWNER, NULL), -EINVAL);
+        test_assert_logged("request id of 257 bytes, expected at most 256");
+        id[SPOOL_REQUEST_ID_MAX] = 0;
+        assert_int_equal(spool_save_job(f->spool, "longest", &request, 1, &OWNER, NULL), 0);
+        assert_int_equal(spool_load_all(f->spool, collect, &l), 0);
+        assert_int_equal(l.n, 1);
+        assert_string_equal(l.jobs[0].job_id, "longest");
+        assert_int_equal(spool_n_quarantined(f->spool), 0);
 }
 
 static void test_refusals(void **state) {
@@ -434,6 +592,11 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_leftovers, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_remove_input, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_quarantine_record, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_meta_limit, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -361,7 +361,7 @@ static void test_wrong_file(void **state) {
         (void)state;
         log_capture(true);
         expect_refused_with(load_zkey(wtns_path), -EBADMSG, wtns_path,
-                            "\"wtns\", expected \"zkey\"");
+                            "not a zkey file, expected \"zkey\"");
         log_capture(true);
         expect_refused_with(load_zkey(missing), -ENOENT, missing, "No such file");
         log_capture(true);

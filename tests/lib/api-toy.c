@@ -55,6 +55,7 @@ struct toy_server {
         unsigned open_waiters, abandoned;
         uint8_t *last_request[_API_METHOD_COUNT];
         size_t last_request_length[_API_METHOD_COUNT];
+        struct api_request_memory_stats memory;
 };
 
 const char toy_metrics_text[] = "# HELP cuzk_proofs_completed_total Proofs completed.\n"
@@ -126,6 +127,7 @@ static void record_request(struct toy_server *toy, enum api_method method,
         free(toy->last_request[method]);
         toy->last_request[method] = copy;
         toy->last_request_length[method] = length;
+        api_server_request_memory(toy->server, &toy->memory);
 }
 
 static int find_job(struct toy_server *toy, const char *job_id) {
@@ -487,7 +489,8 @@ int toy_server_start(const struct toy_server_options *options, struct toy_server
         if (r < 0)
                 goto fail;
         toy->loop_interface = api_poll_loop_interface(toy->loop);
-        r = api_server_new(toy->loop_interface, &toy_handler, toy, NULL, &toy->server);
+        r = api_server_new(toy->loop_interface, &toy_handler, toy, options->server_options,
+                           &toy->server);
         if (r < 0)
                 goto fail;
         if (options->socket_activation) {
@@ -592,6 +595,12 @@ unsigned toy_server_abandoned_calls(struct toy_server *toy) {
         n = toy->abandoned;
         pthread_mutex_unlock(&toy->lock);
         return n;
+}
+
+void toy_server_request_memory(struct toy_server *toy, struct api_request_memory_stats *ret) {
+        pthread_mutex_lock(&toy->lock);
+        *ret = toy->memory;
+        pthread_mutex_unlock(&toy->lock);
 }
 
 unsigned toy_server_open_waiters(struct toy_server *toy) {

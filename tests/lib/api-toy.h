@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "api/api-methods.h"
+#include "api/api-server.h"
 
 struct toy_server;
 
@@ -23,6 +24,8 @@ struct toy_server_options {
         bool jobs_stay_running; /* until toy_server_complete_jobs() */
         bool socket_activation; /* serve a socket made beforehand (api_server_listen_fd) */
         bool tcp;               /* also listen on 127.0.0.1, a free port */
+        /* The server's options (NULL: its defaults). */
+        const struct api_server_options *server_options;
 };
 
 /* Starts the server thread; *ret holds the socket path. */
@@ -44,6 +47,9 @@ int toy_server_last_request(struct toy_server *toy, enum api_method method, uint
 /* Calls of each kind so far. Thread-safe. */
 unsigned toy_server_abandoned_calls(struct toy_server *toy);
 unsigned toy_server_open_waiters(struct toy_server *toy);
+/* The server's request memory accounting as the last handler call found it (with
+ * that call's own request already given back). Thread-safe. */
+void toy_server_request_memory(struct toy_server *toy, struct api_request_memory_stats *ret);
 
 /* The fixed answers of the toy handler, for comparisons in the tests. */
 extern const char toy_metrics_text[];

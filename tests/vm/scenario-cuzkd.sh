@@ -301,6 +301,40 @@ check_outsider() {
         echo "$out" | grep -qi 'permission denied' || { echo "refused, but not by permission"; return 1; }
 }
 
+# Issue 24: a member of group cuzk gets no more through the socket than it could read
+# itself, and root's jobs are root's. The daemon runs as cuzk without CAP_SETUID: it
+# judges the member's permission from mode bits (peer-access.h).
+check_member_limits() {
+        local out id
+        need batch || return 77
+        install -m 0600 "$WORK/c.pce" /root/secret.pce && install -m 0600 "$WORK/c.params" \
+                /root/secret.params || return 1
+        # cuzk (the daemon) may read it, the member may not.
+        install -m 0600 -o cuzk -g root "$WORK/c.pce" /var/tmp/cuzk-only.pce || return 1
+        out=$(as_member cuzkctl --socket="$SOCK" submit --kind synthetic-pce --pce /root/secret.pce \
+                --params /root/secret.params --witness "$WORK/c.wtns" 2>&1) &&
+                { echo "$out"; echo "the member submitted with root-only files"; return 1; }
+        echo "$out" | grep -qi 'permission denied' || { echo "$out"; echo "not refused by permission"; return 1; }
+        out=$(as_member cuzkctl --socket="$SOCK" submit --kind synthetic-pce --pce /var/tmp/cuzk-only.pce \
+                --params "$WORK/c.params" --witness "$WORK/c.wtns" 2>&1) &&
+                { echo "$out"; echo "the member proved with a file only cuzk may read"; return 1; }
+        echo "$out" | grep -qi 'permission denied' || { echo "$out"; echo "not refused by permission"; return 1; }
+        out=$(as_member cuzkctl --socket="$SOCK" preload /root/secret.pce+/root/secret.params 2>&1) &&
+                { echo "$out"; echo "the member preloaded root-only files"; return 1; }
+        # root's job, with the file only cuzk (so the daemon) may read.
+        id=$(cuzkctl --socket="$SOCK" submit --kind synthetic-pce --pce /var/tmp/cuzk-only.pce \
+                --params "$WORK/c.params" --witness "$WORK/c.wtns" | sed -n 's/^job: //p')
+        [ -n "$id" ] || { echo "root could not submit"; return 1; }
+        out=$(as_member cuzkctl --socket="$SOCK" cancel "$id" 2>&1) &&
+                { echo "$out"; echo "the member cancelled root's job"; return 1; }
+        out=$(as_member cuzkctl --socket="$SOCK" await "$id" 2>&1) &&
+                { echo "$out"; echo "the member read root's job"; return 1; }
+        echo "$out" | grep -qi 'another user' || { echo "$out"; echo "not refused as another user's"; return 1; }
+        cuzkctl --socket="$SOCK" await "$id" | grep -q '^status: COMPLETED' ||
+                { echo "root's job did not complete"; return 1; }
+        rm -f /root/secret.pce /root/secret.params /var/tmp/cuzk-only.pce
+}
+
 check_slice() {
         need install-package || return 77
         systemctl set-property --runtime cuzk.slice MemoryMin=64M || return 1
@@ -335,5 +369,6 @@ step spool-restart check_spool_restart
 step preload-ready check_preload_ready
 step psi-pause check_psi_pause
 step outsider-refused check_outsider
+step member-limits check_member_limits
 step slice-memory-min check_slice
 step stop check_stop
