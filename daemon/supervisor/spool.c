@@ -445,6 +445,19 @@ int spool_open_job_dir(const struct spool *spool, const char *job_id) {
         return fd;
 }
 
+/* The directory of a spooled job, its id checked first; errors logged. */
+static int open_job_checked(const struct spool *spool, const char *job_id) {
+        int r = check_job_id(spool, job_id), fd;
+
+        if (r < 0)
+                return r;
+        fd = spool_open_job_dir(spool, job_id);
+        if (fd < 0)
+                return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
+                                       spool->dir, job_id);
+        return fd;
+}
+
 int spool_save_result(struct spool *spool, const char *job_id,
                       const Cuzk__V1__AwaitProofResponse *result) {
         _cleanup_free_ uint8_t *packed = NULL;
@@ -456,13 +469,9 @@ int spool_save_result(struct spool *spool, const char *job_id,
         assert(job_id);
         assert(result);
 
-        r = check_job_id(spool, job_id);
-        if (r < 0)
-                return r;
-        fd = spool_open_job_dir(spool, job_id);
+        fd = open_job_checked(spool, job_id);
         if (fd < 0)
-                return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
-                                       spool->dir, job_id);
+                return fd;
         size = cuzk__v1__await_proof_response__get_packed_size(result);
         packed = malloc(size ? size : 1);
         if (!packed)
@@ -483,18 +492,13 @@ int spool_remove_input(struct spool *spool, const char *job_id) {
         _cleanup_close_ int fd = -EBADF;
         static const char *const names[] = {SPOOL_WTNS, SPOOL_C1};
         struct stat st;
-        int r;
 
         assert(spool);
         assert(job_id);
 
-        r = check_job_id(spool, job_id);
-        if (r < 0)
-                return r;
-        fd = spool_open_job_dir(spool, job_id);
+        fd = open_job_checked(spool, job_id);
         if (fd < 0)
-                return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
-                                       spool->dir, job_id);
+                return fd;
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
                 if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
