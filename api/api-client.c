@@ -177,6 +177,11 @@ static int client_new(int fd, struct api_client **ret) {
         }
         r = api_h2_submit_settings(client->session, CLIENT_MAX_CONCURRENT_STREAMS,
                                    API_H2_STREAM_WINDOW_BYTES);
+        /* The preface and SETTINGS go now: the server closes a connection that has not
+         * sent them within its HandshakeTimeout=, and a client may connect long before
+         * its first call. */
+        if (r >= 0)
+                r = api_h2_flush(client->session);
         if (r < 0) {
                 api_client_free(client);
                 return r;
