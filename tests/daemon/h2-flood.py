@@ -339,8 +339,9 @@ class SubmitConnection:
 
     def __init__(self, args, work, results):
         self.args, self.work, self.results = args, work, results
-        self.sock = connect(args.socket)
-        self.sock.settimeout(args.call_timeout)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(args.call_timeout)  # connect too: a hung server's backlog fills
+        self.sock.connect(args.socket)
         self.in_flight = {}  # stream id -> (index, sent at, response bytes)
         self.next_stream = 1
         self.max_streams = None
