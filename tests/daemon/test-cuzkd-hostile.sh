@@ -14,6 +14,12 @@
 # CUZK_HOSTILE_BASELINE=1 leaves out the configuration keys that cuzkd had before issue 24
 # did not know, to run this test against that daemon (where it fails).
 # Usage: test-cuzkd-hostile.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
+if [ "${CUZK_TEST_SCALE:-1}" != 1 ]; then
+        # The sanitizer build: ASan's shadow memory and quarantine (256 MiB of freed blocks
+        # a process) do not fit the 512 MiB the test is about; the release build runs it.
+        echo "SKIP: the 512 MiB flood at CUZK_TEST_SCALE=$CUZK_TEST_SCALE (ASan)"
+        exit 77
+fi
 source "$(dirname "$0")/../lib/cuzkd-lib.sh"
 
 FLOOD=$(realpath "$(dirname "$0")/h2-flood.py")

@@ -31,7 +31,13 @@ check "the flood client sent what flow control let it" wait_until 600 grep -q "^
 peak_kb=$(proc_kb VmHWM)
 echo "cuzkd RSS: ${before_kb} kB before, peak ${peak_kb} kB while 16 x 100 MiB were held ($(cat "$DIR/hold.out"))"
 # The cap (262144 kB) and 64 MiB for what is not request memory.
-check "peak RSS under MaxRequestMemory=256M + 64M (${peak_kb} kB)" test "$peak_kb" -lt $((320 * 1024))
+if [ "${CUZK_TEST_SCALE:-1}" = 1 ]; then
+        check "peak RSS under MaxRequestMemory=256M + 64M (${peak_kb} kB)" test "$peak_kb" -lt $((320 * 1024))
+else
+        # The sanitizer build: ASan's shadow memory and its quarantine of freed blocks
+        # (256 MiB) are RSS the cap does not govern.
+        echo "SKIP: the RSS bound at CUZK_TEST_SCALE=$CUZK_TEST_SCALE (ASan's shadow and quarantine)"
+fi
 check "a good GetStatus answers while the flood holds the cap" ctl_quiet -t 5000 status
 job=$(submit_job -r during-flood)
 check "a good job completes while the flood holds the cap" await_verified "$job"
