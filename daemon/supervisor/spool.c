@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,25 +78,55 @@ static int mkdir_parents(const char *dir) {
         }
 }
 
+/* A daemon killed while starting a worker leaves that child between fork and exec, still
+ * holding the lock's descriptor until its exec closes it (milliseconds); a restart at once
+ * (systemd, a test) would be refused. When the pid recorded in the lock is dead, the lock
+ * is retried this long before the refusal. */
+#define SPOOL_LOCK_DEAD_HOLDER_WAIT_MS 5000
+#define SPOOL_LOCK_RETRY_MS 50
+
+/* The pid written into the lock by its holder, or 0. */
+static pid_t spool_lock_holder(int fd, char *text, size_t size) {
+        ssize_t n = pread(fd, text, size - 1, 0);
+        char *end;
+        long pid;
+
+        text[n > 0 ? n : 0] = 0;
+        text[strcspn(text, "\n")] = 0;
+        errno = 0;
+        pid = strtol(text, &end, 10);
+        return errno == 0 && end != text && *end == 0 && pid > 0 && pid <= INT_MAX ? (pid_t)pid : 0;
+}
+
+static bool pid_dead(pid_t pid) {
+        return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+}
+
 /* Takes <dir>/.lock (flock, held until the spool is closed) and writes our pid into it.
  * A second daemon on the same spool would prove every pending job a second time and take
  * the socket over: it is refused, naming the holder's pid. */
 static int spool_lock(const char *dir, int dir_fd, int *ret_fd) {
         _cleanup_close_ int fd = -EBADF;
         char pid[32] = "";
-        ssize_t n;
-        int len;
+        int len, waited_ms = 0;
 
         fd = openat(dir_fd, SPOOL_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, SPOOL_FILE_MODE);
         if (fd < 0)
                 return log_error_errno(errno, "spool %s: cannot open " SPOOL_LOCK ": %m", dir);
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 if (errno != EWOULDBLOCK)
                         return log_error_errno(errno, "spool %s: cannot lock " SPOOL_LOCK ": %m",
                                                dir);
-                n = pread(fd, pid, sizeof(pid) - 1, 0);
-                pid[n > 0 ? n : 0] = 0;
-                pid[strcspn(pid, "\n")] = 0;
+                if (pid_dead(spool_lock_holder(fd, pid, sizeof(pid))) &&
+                    waited_ms < SPOOL_LOCK_DEAD_HOLDER_WAIT_MS) {
+                        if (waited_ms == 0)
+                                log_info("spool %s: the cuzkd that held it (pid %s) is gone; "
+                                         "waiting up to %d ms for its children to let go",
+                                         dir, pid, SPOOL_LOCK_DEAD_HOLDER_WAIT_MS);
+                        usleep(SPOOL_LOCK_RETRY_MS * 1000);
+                        waited_ms += SPOOL_LOCK_RETRY_MS;
+                        continue;
+                }
                 return log_error_errno(
                         EBUSY,
                         "spool %s: in use by another cuzkd (pid %s holds %s/" SPOOL_LOCK

@@ -111,6 +111,8 @@ if have_test_hooks "the spooled job whose .zkey became a FIFO"; then
                 awk '/^job: / { print $2 }')
         check "a job is spooled unfinished" test -n "$job" -a -d "$SPOOL/$job" \
                 -a ! -f "$SPOOL/$job/result.pb"
+        # The hanging worker must have been started, or it would outlive the kill below.
+        wait_until 100 pgrep -P "$CUZKD_PID" -f -- '--worker' >/dev/null
         children=$(pgrep -P "$CUZKD_PID")
         kill -KILL "$CUZKD_PID"
         wait "$CUZKD_PID" 2>/dev/null

@@ -6,6 +6,7 @@
  * remembered with their reason, and the longest request id read back. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -411,6 +415,50 @@ static void test_lock(void **state) {
         assert_int_equal(spool_open(f->dir, &f->spool), 0);
 }
 
+/* A daemon SIGKILLed while starting a worker leaves a child between fork and exec that
+ * still holds the lock: a restart waits for it when the pid in the lock is dead, rather
+ * than refusing the spool. The "child" here holds the lock 300 ms under a dead pid. */
+static void test_lock_dead_holder(void **state) {
+        struct fixture *f = *state;
+        char path[PATH_MAX], pid_text[32];
+        int ready[2], fd, len;
+        pid_t dead, holder;
+        struct timespec t0, t1;
+        char byte;
+
+        spool_free(f->spool);
+        f->spool = NULL;
+        dead = fork();
+        assert_true(dead >= 0);
+        if (dead == 0)
+                _exit(0);
+        assert_int_equal(waitpid(dead, NULL, 0), dead);
+        snprintf(path, sizeof(path), "%s/.lock", f->dir);
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+        assert_true(fd >= 0);
+        len = snprintf(pid_text, sizeof(pid_text), "%ld\n", (long)dead);
+        assert_int_equal(write(fd, pid_text, (size_t)len), len);
+        assert_int_equal(pipe(ready), 0);
+        holder = fork();
+        assert_true(holder >= 0);
+        if (holder == 0) {
+                if (flock(fd, LOCK_EX) < 0 || write(ready[1], "x", 1) != 1)
+                        _exit(1);
+                usleep(300 * 1000);
+                _exit(0);
+        }
+        close(fd);
+        close(ready[1]);
+        assert_int_equal(read(ready[0], &byte, 1), 1);
+        close(ready[0]);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        assert_int_equal(spool_open(f->dir, &f->spool), 0);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >= 200);
+        test_assert_logged("is gone; waiting up to");
+        assert_int_equal(waitpid(holder, NULL, 0), holder);
+}
+
 static void save_with_input(struct fixture *f, const char *job_id, size_t input_bytes, int r) {
         Cuzk__V1__SubmitProofRequest request = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
         static uint8_t input[4096];
@@ -593,6 +641,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_lock_dead_holder, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_remove_input, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_quarantine_record, setup, teardown),
