@@ -20,8 +20,12 @@
  * where, overlap, the partition's wall time from prove_start to its proof,
  * and for 3..8 the time per partition: over all six, and steady (from
  * 3's proof to 8's, five proofs, past the second lane's first use).
+ * With --compact, every partition starts from the compact witness instead
+ * (gpu_prove_start_compact: its 0/1 aux as two bitmaps, the rest as values,
+ * a, b, c and the full witness made on the device from the PCE, uploaded
+ * once): the tails then all run on the GPU.
  * Usage: bench-gpu-prove [--lanes=N] [--srs=auto|device|host] [--window=C]
- *                        [log_domain ...]   (default 24 26)
+ *                        [--compact] [log_domain ...]   (default 24 26)
  * The options are the prover's tuning (cuda/gpu-tuning.h, bench-gpu-args.h),
  * by default the daemon's.
  */
@@ -33,6 +37,7 @@
 #include <time.h>
 
 #include "bench/bench-gpu-args.h"
+#include "circuits/pce-compact.h"
 #include "circuits/pce.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
@@ -84,10 +89,27 @@ static void print_row(unsigned k, const struct partition_run *run) {
         fflush(stdout);
 }
 
+/* What a partition starts from: the host's witness and a, b, c, or (pce
+ * set) the compact witness with the PCE on the card. */
+struct partition_input {
+        const fr_t *w;
+        fr_t *const *abc;
+        const struct pce *pce;
+        const struct pce_compact_witness *cw;
+        gpu_pce_t *d_pce; /* uploaded by run_partitions */
+};
+
+static int start_partition(gpu_prover_t *prover, const struct groth16_pk *pk,
+                           const struct partition_input *in, gpu_prove_partial_t **ret) {
+        if (in->d_pce)
+                return gpu_prove_start_compact(prover, pk, in->d_pce, in->cw, ret);
+        return gpu_prove_start(prover, pk, in->w, in->abc[0], in->abc[1], in->abc[2], ret);
+}
+
 /* The eight partitions of pk through one prover of this tuning, and their
  * table rows. */
-static int run_partitions(unsigned k, const struct groth16_pk *pk, const fr_t *w,
-                          fr_t *const abc[3], const struct gpu_tuning *tuning) {
+static int run_partitions(unsigned k, const struct groth16_pk *pk, struct partition_input *in,
+                          const struct gpu_tuning *tuning) {
         gpu_prove_partial_t *partial[PARTITIONS] = {NULL};
         struct partition_run runs[PARTITIONS] = {{"1: auto, first (CPU tail)", {0}, 0},
                                                  {"2: auto, second (GPU tail)", {0}, 0}};
@@ -104,13 +126,15 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, const fr_t *w
         if (r < 0)
                 return r;
         r = gpu_prover_register_pk(prover, pk);
+        if (r >= 0 && in->pce)
+                r = gpu_prover_upload_pce(prover, in->pce, &in->d_pce);
         if (r < 0) {
                 gpu_prover_free(prover);
                 return r;
         }
         for (int p = 0; p < 2 && r >= 0; p++) {
                 start[p] = now_sec();
-                r = gpu_prove_start(prover, pk, w, abc[0], abc[1], abc[2], &partial[p]);
+                r = start_partition(prover, pk, in, &partial[p]);
                 if (r >= 0)
                         r = gpu_prove_finish(prover, partial[p], &proof, &runs[p].t);
                 runs[p].wall = now_sec() - start[p];
@@ -124,7 +148,7 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, const fr_t *w
         int started = 2, finished = 2;
         for (int p = 2; p < PARTITIONS && r >= 0; p++) {
                 start[p] = now_sec();
-                r = gpu_prove_start(prover, pk, w, abc[0], abc[1], abc[2], &partial[p]);
+                r = start_partition(prover, pk, in, &partial[p]);
                 if (r < 0)
                         break;
                 started++;
@@ -155,14 +179,66 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, const fr_t *w
                        "partition (%s); steady %.3f s (%s) |\n",
                        k, PARTITIONS, gpu_prover_lanes(prover), all, PARTITIONS - 2, per, ratio,
                        steady, steady_ratio);
+                fprintf(stderr, "2^%u: %.1f MB host to device a partition (%s)\n", k,
+                        (double)runs[PARTITIONS - 1].t.upload_bytes / 1e6,
+                        in->pce ? "the compact witness" : "a, b, c and the witness");
         }
 
+        gpu_pce_free(in->d_pce);
+        in->d_pce = NULL;
         gpu_prover_unregister_pk(prover, pk);
         gpu_prover_free(prover);
         return r;
 }
 
-static int bench_size(unsigned k, const struct gpu_tuning *tuning) {
+/* w's compact form: its 0/1 aux as bits, the others in order. */
+struct compact_witness {
+        struct pce_compact_witness cw;
+        uint64_t *bitmaps, *rank;
+        fr_t *nums;
+};
+
+static void compact_witness_free(struct compact_witness *c) {
+        free(c->bitmaps);
+        free(c->rank);
+        free(c->nums);
+}
+
+static int compact_witness_make(const fr_t *w, uint32_t n_public, size_t n_vars,
+                                struct compact_witness *ret) {
+        const uint64_t n_aux = n_vars - 1 - n_public, words = pce_bitmap_words(n_aux);
+        uint64_t *is_bit, *bit_value, n_nums = 0;
+        const fr_t *aux = w + 1 + n_public;
+        int r;
+
+        ret->bitmaps = calloc(2 * (words ? words : 1), sizeof(uint64_t));
+        ret->nums = malloc((n_aux ? n_aux : 1) * sizeof(fr_t));
+        if (!ret->bitmaps || !ret->nums)
+                return -ENOMEM;
+        is_bit = ret->bitmaps;
+        bit_value = is_bit + words;
+        for (uint64_t j = 0; j < n_aux; j++) {
+                const bool one = fr_is_one(&aux[j]);
+                if (one || fr_is_zero(&aux[j])) {
+                        is_bit[j / 64] |= (uint64_t)1 << (j % 64);
+                        bit_value[j / 64] |= (uint64_t)one << (j % 64);
+                } else
+                        ret->nums[n_nums++] = aux[j];
+        }
+        r = pce_compact_rank(is_bit, n_aux, &ret->rank);
+        if (r < 0)
+                return r;
+        ret->cw = (struct pce_compact_witness){.n_inputs = n_public,
+                                               .inputs = w,
+                                               .n_aux = n_aux,
+                                               .is_bit = is_bit,
+                                               .bit_value = bit_value,
+                                               .nums = ret->nums,
+                                               .rank = ret->rank};
+        return 0;
+}
+
+static int bench_size(unsigned k, const struct gpu_tuning *tuning, bool compact) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
         _cleanup_(wire_density_freep) struct wire_density *a_density = NULL, *b_density = NULL;
@@ -234,7 +310,15 @@ static int bench_size(unsigned k, const struct gpu_tuning *tuning) {
                 return r;
         fprintf(stderr, "2^%u: SpMV (a, b, c) in %.2f s\n", k, now_sec() - t0);
 
-        r = run_partitions(k, &pk, w, abc, tuning);
+        _cleanup_(compact_witness_free) struct compact_witness cw = {0};
+        struct partition_input in = {.w = w, .abc = abc};
+        if (compact) {
+                if ((r = compact_witness_make(w, pce->n_public, n_vars, &cw)) < 0)
+                        return r;
+                in.pce = pce;
+                in.cw = &cw.cw;
+        }
+        r = run_partitions(k, &pk, &in, tuning);
         for (int m = 0; m < 3; m++)
                 munmap(abc[m], n * sizeof(fr_t));
         munmap(g1, g1_points * sizeof(g1_affine_t));
@@ -244,12 +328,14 @@ static int bench_size(unsigned k, const struct gpu_tuning *tuning) {
 
 int main(int argc, char **argv) {
         unsigned sizes[8] = {24, 26};
-        int n_sizes = 2, r;
+        int n_sizes = 2, r = 0;
         struct gpu_tuning tuning;
-        bool profile = false;
+        bool profile = false, compact = false;
 
         gpu_tuning_defaults(&tuning);
-        while (argc > 1 && (r = bench_gpu_option("bench-gpu-prove", argv[1], &tuning, &profile))) {
+        while (argc > 1 &&
+               ((strcmp(argv[1], "--compact") == 0 && (compact = true)) ||
+                (r = bench_gpu_option("bench-gpu-prove", argv[1], &tuning, &profile)))) {
                 if (r < 0 || profile) {
                         if (profile)
                                 fprintf(stderr, "bench-gpu-prove: --profile is bench-cuda's\n");
@@ -281,7 +367,7 @@ int main(int argc, char **argv) {
         printf("| domain | partition | GPU stage | B_G2 tail | tail on | overlap | wall | vs "
                "SupraSeal |\n|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < n_sizes; i++) {
-                r = bench_size(sizes[i], &tuning);
+                r = bench_size(sizes[i], &tuning, compact);
                 if (r < 0) {
                         printf("bench-gpu-prove: 2^%u failed: %s\n", sizes[i], strerror(-r));
                         return 1;

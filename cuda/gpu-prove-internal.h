@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "cuda/gpu-prove.h"
+#include "cuda/pce-eval.h"
 
 /* A key whose G1 bases (and densities) were copied to the device when it
  * was registered. */
@@ -23,9 +24,10 @@ struct resident_key {
  * partition's copies and transforms overlap its MSMs on another lane.
  */
 struct lane {
-        gpu_context_t *ctx;        /* NULL until first used */
-        gpu_prove_partial_t *busy; /* the partial whose GPU work it holds */
-        unsigned log_domain;       /* the largest partition it has worked on */
+        gpu_context_t *ctx;             /* NULL until first used */
+        gpu_prove_partial_t *busy;      /* the partial whose GPU work it holds */
+        gpu_pce_witness_t *pce_witness; /* compact witnesses: NULL until first used */
+        unsigned log_domain;            /* the largest partition it has worked on */
         size_t n_vars;
 };
 

@@ -39,6 +39,7 @@ struct gpu_prove_partial {
         int g2_result;
         unsigned cpu_threads;
         uint64_t start_usec, stage_usec, g2_begin_usec, g2_end_usec;
+        uint64_t upload_bytes; /* host to device for this partition */
 };
 
 static uint64_t now_usec(void) {
@@ -143,6 +144,7 @@ void gpu_prover_free(gpu_prover_t *prover) {
         resident_keys_free(prover);
         for (size_t i = 0; i < GPU_LANES_MAX; i++) {
                 assert(!prover->lanes[i].busy);
+                gpu_pce_witness_free(prover->lanes[i].pce_witness);
                 gpu_context_free(prover->lanes[i].ctx);
         }
         gpu_context_free(prover->ctx);
@@ -361,16 +363,14 @@ static void acquire_lane(gpu_prover_t *prover, const struct groth16_pk *pk,
         pthread_mutex_unlock(&prover->lock);
 }
 
-int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
-                    const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
+/* A partial of pk holding a lane, its tail placed (on the GPU without a
+ * host witness w) and, on the CPU, started. */
+static int partial_begin(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w,
+                         gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
-        gpu_context_t *ctx;
-        uint64_t domain;
-        fr_t *d_h = NULL;
+        const uint64_t domain = (uint64_t)1 << pk->log_domain_size;
         int r;
 
-        assert(prover && pk && w && a && b && c && ret);
-        domain = (uint64_t)1 << pk->log_domain_size;
         p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
@@ -380,12 +380,12 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
                                    .state = PARTIAL_COLLECTED,
                                    .cpu_threads = prover->cpu_threads};
         acquire_lane(prover, pk, p);
-        ctx = p->lane->ctx;
         p->start_usec = now_usec();
         pthread_mutex_lock(&prover->lock);
-        p->g2_on_gpu = gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
-                                         prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
-                                         domain, groth16_pk_b_points(pk));
+        p->g2_on_gpu =
+                !w || gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
+                                        prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
+                                        domain, groth16_pk_b_points(pk));
         pthread_mutex_unlock(&prover->lock);
         if (!p->g2_on_gpu) {
                 r = -pthread_create(&p->thread, NULL, cpu_tail_thread, p);
@@ -393,7 +393,23 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
                         return log_error_errno(r, "Starting the B_G2 tail thread: %m");
                 p->thread_started = true;
         }
+        *ret = TAKE_PTR(p);
+        return 0;
+}
 
+int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
+                    const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret) {
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
+        gpu_context_t *ctx;
+        fr_t *d_h = NULL;
+        int r;
+
+        assert(prover && pk && w && a && b && c && ret);
+        r = partial_begin(prover, pk, w, &p);
+        if (r < 0)
+                return r;
+        ctx = p->lane->ctx;
+        p->upload_bytes = (3 * ((uint64_t)1 << pk->log_domain_size) + pk->n_vars) * sizeof(fr_t);
         r = gpu_groth16_h(ctx, pk->h_convention, pk->log_domain_size, a, b, c, &d_h);
         if (r >= 0)
                 r = gpu_groth16_msm_g1_queue(ctx, pk, resident_points(prover, pk), w, d_h, &p->msm);
@@ -404,14 +420,44 @@ int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_
         return 0;
 }
 
-int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
-                     struct groth16_proof *proof, gpu_prove_timings_t *timings) {
+int gpu_prover_upload_pce(gpu_prover_t *prover, const struct pce *pce, gpu_pce_t **ret) {
+        assert(prover && pce && ret);
+        return gpu_pce_upload(prover->ctx, pce, ret);
+}
+
+int gpu_prove_start_compact(gpu_prover_t *prover, const struct groth16_pk *pk, const gpu_pce_t *pce,
+                            const struct pce_compact_witness *w, gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
-        fr_t r_blind, s_blind;
+        struct lane *lane;
+        fr_t *d_h = NULL;
         int r;
 
-        assert(prover && partial && proof);
-        p = partial;
+        assert(prover && pk && pce && w && ret);
+        r = partial_begin(prover, pk, NULL, &p);
+        if (r < 0)
+                return r;
+        lane = p->lane;
+        if (!lane->pce_witness && (r = gpu_pce_witness_new(lane->ctx, &lane->pce_witness)) < 0)
+                return log_error_errno(r, "GPU witness slot: %s",
+                                       gpu_context_last_error(lane->ctx));
+        r = gpu_groth16_h_compact(lane->ctx, lane->pce_witness, pce, w, pk->h_convention,
+                                  pk->log_domain_size, &d_h, &p->upload_bytes);
+        if (r >= 0)
+                r = gpu_groth16_msm_g1_queue_compact(lane->ctx, lane->pce_witness, pk,
+                                                     resident_points(prover, pk), w, d_h, &p->msm);
+        if (r < 0)
+                return log_error_errno(r,
+                                       "GPU stage of a 2^%u partition from its compact "
+                                       "witness failed: %s",
+                                       pk->log_domain_size, gpu_context_last_error(lane->ctx));
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
+/* Waits for p's GPU work and its tail; the timings (may be NULL). */
+static int finish_msm(gpu_prover_t *prover, gpu_prove_partial_t *p, gpu_prove_timings_t *timings) {
+        int r;
+
         assert(p->prover == prover);
         r = collect(prover, p, true);
         if (r < 0)
@@ -428,10 +474,6 @@ int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                             groth16_pk_b_points(p->pk));
                 pthread_mutex_unlock(&prover->lock);
         }
-        r = groth16_random_rs(&r_blind, &s_blind);
-        if (r < 0)
-                return log_error_errno(r, "Drawing r, s failed: %m");
-        groth16_assemble(p->pk, &p->msm, &r_blind, &s_blind, proof);
         if (timings) {
                 /* the stage as the stream timed it, from the partition's start */
                 const uint64_t gpu_done = p->start_usec + p->stage_usec;
@@ -443,7 +485,39 @@ int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                         .overlap_usec = p->g2_on_gpu || hidden_end < p->g2_begin_usec
                                                 ? 0
                                                 : hidden_end - p->g2_begin_usec,
+                        .upload_bytes = p->upload_bytes,
                 };
         }
+        return 0;
+}
+
+int gpu_prove_finish_msm(gpu_prover_t *prover, gpu_prove_partial_t *partial,
+                         struct groth16_msm_results *ret, gpu_prove_timings_t *timings) {
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
+        int r;
+
+        assert(prover && partial && ret);
+        p = partial;
+        r = finish_msm(prover, p, timings);
+        if (r >= 0)
+                *ret = p->msm;
+        return r;
+}
+
+int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
+                     struct groth16_proof *proof, gpu_prove_timings_t *timings) {
+        _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
+        fr_t r_blind, s_blind;
+        int r;
+
+        assert(prover && partial && proof);
+        p = partial;
+        r = finish_msm(prover, p, timings);
+        if (r < 0)
+                return r;
+        r = groth16_random_rs(&r_blind, &s_blind);
+        if (r < 0)
+                return log_error_errno(r, "Drawing r, s failed: %m");
+        groth16_assemble(p->pk, &p->msm, &r_blind, &s_blind, proof);
         return 0;
 }

@@ -35,6 +35,7 @@
 
 #include "cuda/gpu-tuning.h"
 #include "cuda/gpu.h"
+#include "cuda/pce-eval.h"
 
 typedef enum gpu_g2_placement {
         GPU_G2_AUTO,
@@ -50,6 +51,7 @@ typedef struct gpu_prove_timings {
         uint64_t g2_usec;        /* the B_G2 tail */
         bool g2_on_gpu;
         uint64_t overlap_usec; /* tail time hidden behind the GPU stage */
+        uint64_t upload_bytes; /* host to device for the partition (the key's bases aside) */
 } gpu_prove_timings_t;
 
 /* Opens device `ordinal` with the operator's choices (tuning, checked
@@ -85,9 +87,26 @@ void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk)
  * during this call. */
 int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,
                     const fr_t *b, const fr_t *c, gpu_prove_partial_t **ret);
+/*
+ * gpu_prove_start from the partition's compact witness w (pce-eval.h; w
+ * borrowed during this call only) and its circuit's PCE on this prover's
+ * device (gpu_prover_upload_pce): a, b, c and the full witness are made on
+ * the device, so the B_G2 tail runs there too (no host witness for the
+ * CPU's).
+ */
+int gpu_prove_start_compact(gpu_prover_t *prover, const struct groth16_pk *pk, const gpu_pce_t *pce,
+                            const struct pce_compact_witness *w, gpu_prove_partial_t **ret);
+/* pce's matrices on the prover's device, for gpu_prove_start_compact
+ * (gpu_pce_upload; free with gpu_pce_free once no partition uses it). */
+int gpu_prover_upload_pce(gpu_prover_t *prover, const struct pce *pce, gpu_pce_t **ret);
+
 /* Consumes partial; timings may be NULL. */
 int gpu_prove_finish(gpu_prover_t *prover, gpu_prove_partial_t *partial,
                      struct groth16_proof *proof, gpu_prove_timings_t *timings);
+/* The same, giving the MSMs' results instead of the proof (no r, s: two
+ * paths to the same partition compare bit for bit). */
+int gpu_prove_finish_msm(gpu_prover_t *prover, gpu_prove_partial_t *partial,
+                         struct groth16_msm_results *ret, gpu_prove_timings_t *timings);
 /* Joins and drops a partial that will not be finished. */
 void gpu_prove_partial_free(gpu_prove_partial_t *partial);
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "cuda/context.cuh"
+#include "cuda/groth16_stage.cuh"
 #include "cuda/groth16_steps.cuh"
 
 extern "C" {
@@ -26,13 +27,69 @@ static int to_coset(gpu_context_t *ctx, fr_t *d_x, unsigned log_n, ntt_roots_t r
         return gpu_ntt_device(ctx, d_x, log_n, roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN, shift);
 }
 
+/* a = (a b - c) / Z on the coset, then (bellperson) back from it: H's
+ * scalars in d_a. */
+static int h_combine(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
+                     ntt_roots_t roots, const fr_t *shift, const fr_t *z_inv, fr_t *d_a,
+                     const fr_t *d_b, const fr_t *d_c) {
+        fr_dev z;
+        memcpy(&z, z_inv, sizeof(z));
+        GPU_TRY_R(gpu_launch_step(
+                ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z},
+                (size_t)1 << log_n));
+        if (conv == GROTH16_H_BELLPERSON)
+                GPU_TRY_R(gpu_ntt_device(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
+                                         NTT_ORDER_NN, shift));
+        return 0;
+}
+
+static ntt_roots_t h_roots(enum groth16_h_convention conv) {
+        return conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
+}
+
+int cuzk::groth16_stage_begin(gpu_context_t *ctx) {
+        if (!ctx->stage_open) {
+                GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
+                ctx->stage_open = true;
+        }
+        return 0;
+}
+
+int cuzk::groth16_abc_slot(gpu_context_t *ctx, unsigned log_n, fr_t **ret) {
+        void *abc = nullptr;
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_H_ABC, 3 * ((size_t)1 << log_n) * sizeof(fr_t), &abc));
+        *ret = (fr_t *)abc;
+        return 0;
+}
+
+int cuzk::groth16_witness_slot(gpu_context_t *ctx, size_t n_vars, fr_t **ret) {
+        void *d_w = nullptr;
+        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, n_vars * sizeof(fr_t), &d_w));
+        *ret = (fr_t *)d_w;
+        return 0;
+}
+
+int cuzk::groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
+                                fr_t *d_abc, fr_t **ret_d_h) {
+        const size_t n = (size_t)1 << log_n;
+        const ntt_roots_t roots = h_roots(conv);
+        fr_t shift, z_inv;
+
+        GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
+        for (size_t k = 0; k < 3; k++)
+                GPU_TRY_R(to_coset(ctx, d_abc + k * n, log_n, roots, &shift));
+        GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_abc, d_abc + n,
+                            d_abc + 2 * n));
+        *ret_d_h = d_abc;
+        return 0;
+}
+
 int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
                   const fr_t *b, const fr_t *c, fr_t **ret_d_h) {
         const size_t n = (size_t)1 << log_n;
-        const ntt_roots_t roots =
-                conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
+        const ntt_roots_t roots = h_roots(conv);
         fr_t shift, z_inv;
-        void *abc = nullptr;
+        fr_t *d_a = nullptr;
 
         assert(ctx);
         assert(a && b && c);
@@ -40,8 +97,8 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
 
         GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
         GPU_TRY_R(gpu_enter(ctx));
-        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_H_ABC, 3 * n * sizeof(fr_t), &abc));
-        fr_t *d_a = (fr_t *)abc, *d_b = d_a + n, *d_c = d_b + n;
+        GPU_TRY_R(groth16_abc_slot(ctx, log_n, &d_a));
+        fr_t *d_b = d_a + n, *d_c = d_b + n;
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
         ctx->stage_open = true;
 
@@ -62,15 +119,7 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
         GPU_TRY_R(to_coset(ctx, d_c, log_n, roots, &shift));
-
-        fr_dev z;
-        memcpy(&z, &z_inv, sizeof(z));
-        GPU_TRY_R(gpu_launch_step(
-                ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z},
-                n));
-        if (conv == GROTH16_H_BELLPERSON)
-                GPU_TRY_R(gpu_ntt_device(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
-                                         NTT_ORDER_NN, &shift));
+        GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_a, d_b, d_c));
         *ret_d_h = d_a;
         return 0;
 }
@@ -109,73 +158,54 @@ static int density_scalars(gpu_context_t *ctx, const struct wire_density *d,
         return 0;
 }
 
-/* The witness's 0s and 1s among each MSM's scalars (A's wires, B's, L's
- * private ones), counted on the host threads while the device computes H:
- * the MSMs keep them out of their digits and sorts. */
-struct witness_split {
-        gpu_msm_split a, b, l;
-};
+int cuzk::groth16_msm_g1_queue_device(gpu_context_t *ctx, const struct groth16_pk *pk,
+                                      const gpu_pk_points_t *dev, const fr_t *dw,
+                                      const witness_split *split, const fr_t *d_h,
+                                      struct groth16_msm_results *res) {
+        const gpu_pk_points_t host_only = {};
+        const fr_t *d_a = nullptr, *d_b = nullptr;
+        const size_t n_private = pk->n_vars - pk->n_public - 1;
 
-static void split_witness(const struct groth16_pk *pk, const fr_t *w, witness_split *ret) {
-        uint64_t a_big = 0, a_one = 0, b_big = 0, b_one = 0, l_big = 0, l_one = 0;
-        const size_t n = pk->n_vars, l_first = pk->n_public + 1;
-
-#pragma omp parallel for schedule(static) reduction(+ : a_big, a_one, b_big, b_one, l_big, l_one)
-        for (size_t j = 0; j < n; j++) {
-                const bool one = fr_is_one(&w[j]), big = !one && !fr_is_zero(&w[j]);
-                if (!pk->a_density || wire_density_has(pk->a_density, j))
-                        a_big += big, a_one += one;
-                if (!pk->b_density || wire_density_has(pk->b_density, j))
-                        b_big += big, b_one += one;
-                if (j >= l_first)
-                        l_big += big, l_one += one;
-        }
-        *ret = {{a_big, a_one}, {b_big, b_one}, {l_big, l_one}};
+        if (!dev)
+                dev = &host_only;
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
+                                   groth16_h_bases(pk->h_convention, pk->log_domain_size),
+                                   nullptr));
+        GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
+                                   &split->a));
+        GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
+                                   &split->b));
+        ctx->b_scalars = d_b;
+        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
+                                   &split->l));
+        GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
+        return 0;
 }
 
 int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
                              const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
                              struct groth16_msm_results *res) {
-        const gpu_pk_points_t host_only = {};
-        void *d_w = nullptr;
-        const fr_t *d_a = nullptr, *d_b = nullptr;
+        fr_t *d_w = nullptr;
+        witness_split split;
 
         assert(ctx);
         assert(pk && w && d_h && res);
         assert(pk->n_vars > pk->n_public);
 
         GPU_TRY_R(groth16_pk_check_density(pk));
-        const size_t n_private = pk->n_vars - pk->n_public - 1;
         GPU_TRY_R(gpu_enter(ctx));
-        if (!ctx->stage_open) {
-                GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
-                ctx->stage_open = true;
-        }
-        GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_WITNESS, pk->n_vars * sizeof(fr_t), &d_w));
+        GPU_TRY_R(groth16_stage_begin(ctx));
+        GPU_TRY_R(groth16_witness_slot(ctx, pk->n_vars, &d_w));
         /* On the copy stream, behind gpu_groth16_h's b and c: the stages it
          * goes through then wait for copies only, never for the
          * transforms, so this returns once the witness has left w. */
         GPU_TRY_R(gpu_copy_staged(ctx, d_w, w, pk->n_vars * sizeof(fr_t), ctx->copy_stream));
         GPU_TRY_R(gpu_kernels_after_copies(ctx));
-        const fr_t *dw = (const fr_t *)d_w;
-        if (!dev)
-                dev = &host_only;
-        witness_split split;
-        split_witness(pk, w, &split);
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
-                                   groth16_h_bases(pk->h_convention, pk->log_domain_size),
-                                   nullptr));
-        GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
-                                   &split.a));
-        GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
-                                   &split.b));
-        ctx->b_scalars = d_b;
-        GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
-                                   &split.l));
-        GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
-        return 0;
+        witness_split_count(
+                pk, [w](size_t j) { return &w[j]; }, &split);
+        return groth16_msm_g1_queue_device(ctx, pk, dev, d_w, &split, d_h, res);
 }
 
 int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, g2_jac_t *ret) {

@@ -217,6 +217,22 @@ static void emu_evaluate_matrix(const pce_matrix *m, uint32_t n_rows, const pce_
                 run(uint32_t{});
 }
 
+/* gpu_pce_witness_expand's step against pce_compact_expand(). */
+static void check_expand(const char *name, const pce_compact_witness *w,
+                         const pce_witness_word *words) {
+        const size_t n = 1 + (size_t)w->n_inputs + w->n_aux;
+        std::vector<fr_t> want(n), got(n);
+        pce_compact_expand(w, want.data());
+        memset(got.data(), 0xa5, n * sizeof(fr_t));
+        const pce_expand_step expand{(const fr_dev *)w->inputs, words, (const fr_dev *)w->nums,
+                                     w->n_inputs + 1, (fr_dev *)got.data()};
+        for (size_t i = 0; i < n; i++)
+                expand(i);
+        char what[200];
+        snprintf(what, sizeof(what), "%s: the full witness, %zu values", name, n);
+        report(!memcmp(want.data(), got.data(), n * sizeof(fr_t)), what);
+}
+
 static void check_case(const shape &s) {
         std::vector<fr_t> table(300);
         for (fr_t &x : table)
@@ -262,6 +278,7 @@ static void check_case(const shape &s) {
                          p->n_rows, p->m[0].id_bytes, p->m[1].id_bytes, p->m[2].id_bytes, rule);
                 report(ok && !memcmp(want.data(), got.data(), want.size() * sizeof(fr_t)), what);
         }
+        check_expand(s.name, &wit.w, words.data());
         pce_free(p);
 }
 

@@ -11,6 +11,13 @@
  * name (StackedDrg2KiBV1_1, StackedDrg8MiBV1_1), for which a synthetic C1
  * is made here (filecoin/seal/synth-c1.h). --pce-dir: where the PCE cache
  * is read or saved (porep-pce.h); without it the PCE is built.
+ * --prove: then the partition through the split prover (gpu-prove.h) twice,
+ * from the host's a, b, c and witness and from the compact witness
+ * (gpu_prove_start_compact), with a key made here for the PCE in
+ * bellperson's layout (seeded, for tests only; --timing-only: random
+ * points, no verification): the MSMs' results equal bit for bit, the
+ * compact path's proof verifies (groth16_verify), and each path's GPU stage
+ * and host-to-device bytes printed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,18 +30,23 @@
 #include <time.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/pce-setup.h"
 #include "circuits/porep/porep-pce.h"
 #include "circuits/porep/stacked.h"
 #include "common/cleanup.h"
+#include "cuda/gpu-prove.h"
 #include "cuda/pce-eval.h"
 #include "filecoin/seal/synth-c1.h"
 #include "zk/big_alloc.h"
+#include "zk/groth16_pack.h"
+#include "zk/groth16_setup.h"
 
 #define EXIT_SKIP 77
 
 struct options {
         const char *pce_dir;
         unsigned partition, runs;
+        bool prove, timing_only;
 };
 
 static unsigned failures;
@@ -128,6 +140,118 @@ static int run_device(gpu_context_t *ctx, const struct options *o, const struct 
         return 0;
 }
 
+/* A key for pce in bellperson's layout (a, b1, b2 packed to the wires A
+ * and B use), as a PoRep .params file holds it. */
+struct test_key {
+        struct groth16_keys *keys;
+        struct wire_density *a_density, *b_density;
+        struct groth16_packed_arrays arrays;
+        struct groth16_pk pk;
+};
+
+static void test_key_free(struct test_key *k) {
+        groth16_packed_arrays_free(&k->arrays);
+        wire_density_free(k->a_density);
+        wire_density_free(k->b_density);
+        groth16_keys_free(k->keys);
+}
+
+static int test_key_make(const struct options *o, const struct pce *pce, struct test_key *ret) {
+        const struct groth16_setup_circuit timing = {
+                .n_vars = pce->n_cols,
+                .n_public = pce->n_public,
+                .log_domain_size = pce_log_domain_size(pce),
+                .a_columns = pce->density[PCE_A],
+                .b_columns = pce->density[PCE_B],
+        };
+        static const uint8_t seed[] = "cuda-pce-eval-test: a key for tests only";
+        struct groth16_toxic_waste tw;
+        const double t0 = now_sec();
+        int r;
+
+        groth16_toxic_waste_from_seed(&tw, seed, sizeof(seed));
+        r = o->timing_only ? groth16_setup_timing_only(&timing, NULL, &ret->keys)
+                           : pce_groth16_setup(pce, &tw, NULL, &ret->keys);
+        if (r < 0 || (r = pce_wire_density(pce, PCE_A, &ret->a_density)) < 0 ||
+            (r = pce_wire_density(pce, PCE_B, &ret->b_density)) < 0 ||
+            (r = groth16_pk_pack(&ret->keys->pk, ret->a_density, ret->b_density, &ret->arrays,
+                                 &ret->pk)) < 0)
+                return r;
+        printf("%s key made in %.1f s\n", o->timing_only ? "timing-only" : "seeded",
+               now_sec() - t0);
+        return 0;
+}
+
+/* One partition through a fresh prover: from the host's witness and a, b,
+ * c (w set), or from the compact witness on pce. */
+static int prove_once(const struct groth16_pk *pk, const fr_t *w, fr_t *abc, const struct pce *pce,
+                      const struct pce_compact_witness *cw, struct groth16_msm_results *msm,
+                      struct groth16_proof *proof) {
+        _cleanup_(gpu_pce_freep) gpu_pce_t *dp = NULL;
+        const size_t domain = (size_t)1 << pk->log_domain_size;
+        gpu_prove_partial_t *partial = NULL;
+        gpu_prove_timings_t t;
+        gpu_prover_t *prover = NULL;
+        int r;
+
+        /* the tail on the GPU in both: the compact path has no host witness */
+        if ((r = gpu_prover_new(0, 0, GPU_G2_GPU, &prover)) < 0)
+                return r;
+        r = gpu_prover_register_pk(prover, pk);
+        if (r >= 0 && !w)
+                r = gpu_prover_upload_pce(prover, pce, &dp);
+        /* twice: the second run's figures, past the first's allocations */
+        for (int run = 0; run < 2 && r >= 0; run++) {
+                r = w ? gpu_prove_start(prover, pk, w, abc, abc + domain, abc + 2 * domain,
+                                        &partial)
+                      : gpu_prove_start_compact(prover, pk, dp, cw, &partial);
+                if (r >= 0)
+                        r = run == 0 ? gpu_prove_finish_msm(prover, partial, msm, &t)
+                                     : gpu_prove_finish(prover, partial, proof, &t);
+        }
+        if (r >= 0)
+                printf("%s: GPU stage %.3f s, B_G2 on the GPU %.3f s, %.1f MB host to device\n",
+                       w ? "from host a, b, c and witness" : "from the compact witness",
+                       (double)t.gpu_stage_usec / 1e6, (double)t.g2_usec / 1e6,
+                       (double)t.upload_bytes / 1e6);
+        gpu_pce_free(TAKE_PTR(dp));
+        gpu_prover_unregister_pk(prover, pk);
+        gpu_prover_free(prover);
+        return r;
+}
+
+static bool msm_equal(const struct groth16_msm_results *x, const struct groth16_msm_results *y) {
+        return g1_jac_equal(&x->h, &y->h) && g1_jac_equal(&x->a, &y->a) &&
+               g1_jac_equal(&x->b1, &y->b1) && g1_jac_equal(&x->l, &y->l) &&
+               g2_jac_equal(&x->b2, &y->b2);
+}
+
+/* The partition proven both ways (abc: the CPU's a, b, c, overwritten). */
+static int prove_both(const struct options *o, const char *name, const struct pce *pce,
+                      const struct pce_compact_witness *cw, fr_t *abc) {
+        _cleanup_(test_key_free) struct test_key key = {0};
+        _cleanup_free_ fr_t *w = NULL;
+        struct groth16_msm_results host_msm, compact_msm;
+        struct groth16_proof proof;
+        int r;
+
+        if ((r = test_key_make(o, pce, &key)) < 0)
+                return r;
+        w = big_alloc(pce->n_cols * sizeof(fr_t));
+        if (!w)
+                return -ENOMEM;
+        pce_compact_expand(cw, w);
+        if ((r = prove_once(&key.pk, w, abc, pce, cw, &host_msm, &proof)) < 0 ||
+            (r = prove_once(&key.pk, NULL, NULL, pce, cw, &compact_msm, &proof)) < 0)
+                return r;
+        report(msm_equal(&host_msm, &compact_msm),
+               "%s: the MSMs from the compact witness equal those from the host's", name);
+        if (!o->timing_only)
+                report(groth16_verify(&key.keys->vk, cw->inputs + 1, &proof) == 1,
+                       "%s: the proof from the compact witness verifies", name);
+        return 0;
+}
+
 static int check_input(gpu_context_t *ctx, const struct options *o, const char *input) {
         _cleanup_(c1_output_freep) struct c1_output *c1 = NULL;
         _cleanup_(pce_freep) struct pce *pce = NULL;
@@ -163,7 +287,7 @@ static int check_input(gpu_context_t *ctx, const struct options *o, const char *
         for (size_t k = 0; k < PCE_N_MATRICES; k++)
                 compare(c1->cfg->name, (const char *[]){"a", "b", "c"}[k], want + k * domain,
                         got + k * domain, domain);
-        return 0;
+        return o->prove ? prove_both(o, c1->cfg->name, pce, &cw, want) : 0;
 }
 
 static int parse(int argc, char **argv, struct options *o) {
@@ -171,6 +295,8 @@ static int parse(int argc, char **argv, struct options *o) {
                 {"pce-dir", required_argument, NULL, 'd'},
                 {"partition", required_argument, NULL, 'k'},
                 {"runs", required_argument, NULL, 'n'},
+                {"prove", no_argument, NULL, 'p'},
+                {"timing-only", no_argument, NULL, 't'},
                 {0},
         };
         int c;
@@ -187,6 +313,12 @@ static int parse(int argc, char **argv, struct options *o) {
                 case 'n':
                         o->runs = (unsigned)strtoul(optarg, NULL, 10);
                         break;
+                case 'p':
+                        o->prove = true;
+                        break;
+                case 't':
+                        o->timing_only = o->prove = true;
+                        break;
                 default:
                         return -EINVAL;
                 }
@@ -200,7 +332,7 @@ int main(int argc, char **argv) {
 
         if (parse(argc, argv, &o) < 0) {
                 fputs("usage: cuda-pce-eval-test [--pce-dir DIR] [--partition K] [--runs N] "
-                      "C1.json|REGISTERED-PROOF...\n",
+                      "[--prove] [--timing-only] C1.json|REGISTERED-PROOF...\n",
                       stderr);
                 return 2;
         }

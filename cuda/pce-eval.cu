@@ -304,6 +304,18 @@ int gpu_pce_witness_upload(gpu_pce_witness_t *dw, const struct pce_compact_witne
         return 0;
 }
 
+int gpu_pce_witness_expand(gpu_pce_witness_t *dw, fr_t *d_w) {
+        assert(dw && d_w);
+
+        if (!dw->uploaded)
+                return -EINVAL;
+        GPU_TRY_R(gpu_enter(dw->ctx));
+        return gpu_launch_step(
+                dw->ctx,
+                pce_expand_step{dw->inputs, dw->words, dw->nums, dw->n_inputs + 1, (fr_dev *)d_w},
+                1 + (uint64_t)dw->n_inputs + dw->n_aux);
+}
+
 /* ---- the evaluation ---- */
 
 /* A warp per long row: its lanes' partial sums, added down the warp. */

@@ -77,9 +77,35 @@ int gpu_pce_witness_upload(gpu_pce_witness_t *dw, const struct pce_compact_witne
 int gpu_pce_evaluate(gpu_pce_witness_t *dw, const gpu_pce_t *pce, unsigned log_domain, fr_t *d_a,
                      fr_t *d_b, fr_t *d_c);
 
+/*
+ * Queues the full witness of dw (1 + n_inputs + n_aux values, as
+ * pce_compact_expand() writes it on the host) into d_w on dw's context's
+ * stream, for the MSMs. -EINVAL before an upload.
+ */
+int gpu_pce_witness_expand(gpu_pce_witness_t *dw, fr_t *d_w);
+
 /* Waits for dw's context and gives the device time of its last upload
  * and of its last evaluation, in ms (either pointer may be NULL). */
 int gpu_pce_witness_times(gpu_pce_witness_t *dw, double *ret_upload_ms, double *ret_evaluate_ms);
+
+/*
+ * The GPU stage of a Groth16 partition (gpu.h's gpu_groth16_h and
+ * gpu_groth16_msm_g1_queue) from its compact witness w, on ctx (dw's
+ * context): gpu_groth16_h_compact uploads w into dw (*ret_upload_bytes, may
+ * be NULL: the bytes that crossed) and evaluates a, b, c there from pce
+ * instead of copying them; gpu_groth16_msm_g1_queue_compact expands the
+ * full witness there for the MSMs, counting its 0s and 1s from w (host;
+ * borrowed during the call only). Collected with gpu_groth16_collect; the
+ * B_G2 MSM then runs on the device (gpu_groth16_b_g2): no full witness is
+ * in host memory for a CPU tail.
+ */
+int gpu_groth16_h_compact(gpu_context_t *ctx, gpu_pce_witness_t *dw, const gpu_pce_t *pce,
+                          const struct pce_compact_witness *w, enum groth16_h_convention conv,
+                          unsigned log_n, fr_t **ret_d_h, uint64_t *ret_upload_bytes);
+int gpu_groth16_msm_g1_queue_compact(gpu_context_t *ctx, gpu_pce_witness_t *dw,
+                                     const struct groth16_pk *pk, const gpu_pk_points_t *dev,
+                                     const struct pce_compact_witness *w, const fr_t *d_h,
+                                     struct groth16_msm_results *res);
 
 #ifdef __cplusplus
 }

@@ -83,6 +83,35 @@ struct pce_pack_words_step {
         }
 };
 
+/* The full witness from the compact one, for the MSMs: ONE and the inputs
+ * as they are, a bit aux as 0 or 1 (inputs[0] is ONE in the same form),
+ * any other aux its value among nums. */
+struct pce_expand_step {
+        static constexpr unsigned block_threads = 256;
+        const fr_dev *inputs; /* ONE and the public inputs: columns below first_aux */
+        const pce_witness_word *words;
+        const fr_dev *nums;
+        uint32_t first_aux;
+        fr_dev *out;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                if (i < first_aux) {
+                        store_wide(&out[i], load_wide(&inputs[i]));
+                        return;
+                }
+                const uint64_t j = i - first_aux;
+                const pce_witness_word w = load_wide(&words[j / 64]);
+                const uint64_t mask = (uint64_t)1 << (j % 64);
+                if (w.is_bit & mask)
+                        store_wide(&out[i],
+                                   w.bit_value & mask ? load_wide(&inputs[0]) : fr_dev::zero());
+                else
+                        store_wide(&out[i],
+                                   load_wide(&nums[w.rank +
+                                                   (uint64_t)popcount64(~w.is_bit & (mask - 1))]));
+        }
+};
+
 /* coeff x, called rather than inlined: products are rare (most terms are
  * +1 or -1), and one copy keeps the kernels small. */
 template <class F> CUZK_HD_NOINLINE F pce_coeff_mul(F coeff, F x) {
