@@ -20,6 +20,7 @@
 
 #include "api-h2.h"
 #include "api-socket.h"
+#include "api-wire.h"
 #include "common/cleanup.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -285,7 +286,8 @@ void api_call_dispatch(struct api_call *call) {
         struct api_server *server = call->connection->server;
         const struct api_method_info *info = api_method_info(api_call_method(call));
         ProtobufCMessage *request;
-        int r;
+        struct api_wire_nul nul;
+        int r, found;
 
         r = grpc_frame_reader_finish(&call->reader);
         if (r < 0) {
@@ -293,11 +295,24 @@ void api_call_dispatch(struct api_call *call) {
                 api_reply_error_http(call, "200", call->reader.error, call->reader.error_message);
                 return;
         }
-        request = protobuf_c_message_unpack(info->request, NULL, call->reader.message_length,
-                                            call->reader.message);
+        /* A string with a NUL byte would reach the handler cut short at it (protobuf-c
+         * decodes strings into C strings): refused, naming the field. */
+        found = api_wire_find_nul_string(info->request, call->reader.message,
+                                         call->reader.message_length, &nul);
+        request = found == 0 ? protobuf_c_message_unpack(info->request, NULL,
+                                                         call->reader.message_length,
+                                                         call->reader.message)
+                             : NULL;
         /* Decoded: the request buffer's memory goes back to the cap. */
         api_admission_release(call);
         call->state = CALL_HANDLING;
+        if (found > 0) {
+                api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT,
+                                "%s holds a NUL byte at offset %zu: cuzkd takes strings and "
+                                "paths only without one, rather than cut them short there",
+                                nul.field, nul.offset);
+                return;
+        }
         if (!request) {
                 api_reply_error(call, GRPC_STATUS_INVALID_ARGUMENT, "malformed %s message",
                                 info->request->name);

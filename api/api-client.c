@@ -190,28 +190,37 @@ static int client_new(int fd, struct api_client **ret) {
         return 0;
 }
 
-int api_client_connect_unix(const char *path, struct api_client **ret) {
+int api_client_connect_unix_within(const char *path, int timeout_ms, struct api_client **ret) {
         int fd, r;
 
         assert(path);
         assert(ret);
 
-        r = api_socket_connect_unix(path, &fd);
+        r = api_socket_connect_unix(path, timeout_ms, &fd);
         if (r < 0)
                 return r;
         return client_new(fd, ret);
 }
 
-int api_client_connect_tcp(const char *host, uint16_t port, struct api_client **ret) {
+int api_client_connect_tcp_within(const char *host, uint16_t port, int timeout_ms,
+                                  struct api_client **ret) {
         int fd, r;
 
         assert(host);
         assert(ret);
 
-        r = api_socket_connect_tcp(host, port, &fd);
+        r = api_socket_connect_tcp(host, port, timeout_ms, &fd);
         if (r < 0)
                 return r;
         return client_new(fd, ret);
+}
+
+int api_client_connect_unix(const char *path, struct api_client **ret) {
+        return api_client_connect_unix_within(path, -1, ret);
+}
+
+int api_client_connect_tcp(const char *host, uint16_t port, struct api_client **ret) {
+        return api_client_connect_tcp_within(host, port, -1, ret);
 }
 
 void api_client_free(struct api_client *client) {

@@ -28,6 +28,11 @@ void api_call_result_done(struct api_call_result *result);
 
 int api_client_connect_unix(const char *path, struct api_client **ret);
 int api_client_connect_tcp(const char *host, uint16_t port, struct api_client **ret);
+/* The same, giving up after timeout_ms (-1: no limit) with -ETIMEDOUT: a server that does
+ * not accept() (hung, or its backlog full) would otherwise keep connect() waiting. */
+int api_client_connect_unix_within(const char *path, int timeout_ms, struct api_client **ret);
+int api_client_connect_tcp_within(const char *host, uint16_t port, int timeout_ms,
+                                  struct api_client **ret);
 void api_client_free(struct api_client *client);
 
 /* Largest DATA frame the client sends (default: as large as the server

@@ -9,8 +9,10 @@
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -18,13 +20,21 @@
 
 #define LISTEN_BACKLOG 128
 
-static int unix_address(const char *path, struct sockaddr_un *ret) {
+/* A unix stream socket (SOCK_CLOEXEC, and flags) and path's address, to bind or connect
+ * it to. */
+static int unix_socket(const char *path, int flags, struct sockaddr_un *ret_sa, int *ret_fd) {
+        int fd;
+
         assert(path);
 
-        *ret = (struct sockaddr_un){.sun_family = AF_UNIX};
-        if (path[0] == 0 || strlen(path) >= sizeof(ret->sun_path))
+        *ret_sa = (struct sockaddr_un){.sun_family = AF_UNIX};
+        if (path[0] == 0 || strlen(path) >= sizeof(ret_sa->sun_path))
                 return -ENAMETOOLONG;
-        strcpy(ret->sun_path, path);
+        strcpy(ret_sa->sun_path, path);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+        if (fd < 0)
+                return -errno;
+        *ret_fd = fd;
         return 0;
 }
 
@@ -73,15 +83,12 @@ int api_socket_listen_unix(const char *path, mode_t mode, int *ret_fd) {
         assert(path);
         assert(ret_fd);
 
-        r = unix_address(path, &sa);
+        r = unix_socket(path, SOCK_NONBLOCK, &sa, &fd);
         if (r < 0)
                 return r;
         r = remove_stale_socket(path, &sa);
         if (r < 0)
                 return r;
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return -errno;
         if (bind(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0)
                 return -errno;
         if (chmod(path, mode) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
@@ -170,7 +177,46 @@ int api_socket_local_port(int fd, uint16_t *ret_port) {
         return 0;
 }
 
-int api_socket_connect_unix(const char *path, int *ret_fd) {
+static int64_t now_ms(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A blocking connect() that gives up at deadline_ms (CLOCK_MONOTONIC; -1: never), with
+ * -ETIMEDOUT. It waits for a TCP handshake, or for room in a unix listener's backlog: a
+ * daemon that does not accept() fills it. The kernel bounds that wait by SO_SNDTIMEO, for
+ * both families; a non-blocking connect() could not be polled instead, as a unix socket
+ * answers it with EAGAIN while the backlog is full and no event says when it has room.
+ */
+static int connect_until(int fd, const struct sockaddr *sa, socklen_t length, int64_t deadline_ms) {
+        if (deadline_ms >= 0) {
+                int64_t left_ms = deadline_ms - now_ms();
+                struct timeval tv;
+
+                if (left_ms < 1)
+                        left_ms = 1; /* one try: a zero SO_SNDTIMEO would mean no limit */
+                tv = (struct timeval){.tv_sec = (time_t)(left_ms / 1000),
+                                      .tv_usec = (suseconds_t)(left_ms % 1000) * 1000};
+                if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+                        return -errno;
+        }
+        if (connect(fd, sa, length) == 0)
+                return 0;
+        /* The time ran out: a unix socket says EAGAIN, TCP EINPROGRESS. */
+        if (deadline_ms >= 0 && (errno == EAGAIN || errno == EINPROGRESS))
+                return -ETIMEDOUT;
+        return -errno;
+}
+
+static int64_t deadline_of(int timeout_ms) {
+        return timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+}
+
+int api_socket_connect_unix(const char *path, int timeout_ms, int *ret_fd) {
+        int64_t deadline_ms = deadline_of(timeout_ms);
         _cleanup_close_ int fd = -EBADF;
         struct sockaddr_un sa;
         int r;
@@ -178,14 +224,12 @@ int api_socket_connect_unix(const char *path, int *ret_fd) {
         assert(path);
         assert(ret_fd);
 
-        r = unix_address(path, &sa);
+        r = unix_socket(path, 0, &sa, &fd);
         if (r < 0)
                 return r;
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return -errno;
-        if (connect(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0)
-                return -errno;
+        r = connect_until(fd, (const struct sockaddr *)&sa, sizeof(sa), deadline_ms);
+        if (r < 0)
+                return r;
         r = set_nonblocking(fd);
         if (r < 0)
                 return r;
@@ -193,7 +237,8 @@ int api_socket_connect_unix(const char *path, int *ret_fd) {
         return 0;
 }
 
-int api_socket_connect_tcp(const char *host, uint16_t port, int *ret_fd) {
+int api_socket_connect_tcp(const char *host, uint16_t port, int timeout_ms, int *ret_fd) {
+        int64_t deadline_ms = deadline_of(timeout_ms);
         struct addrinfo hints = {
                 .ai_family = AF_UNSPEC,
                 .ai_socktype = SOCK_STREAM,
@@ -219,8 +264,13 @@ int api_socket_connect_tcp(const char *host, uint16_t port, int *ret_fd) {
                         last_error = -errno;
                         continue;
                 }
-                if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-                        last_error = -errno;
+                r = connect_until(fd, ai->ai_addr, ai->ai_addrlen, deadline_ms);
+                if (r == -ETIMEDOUT) {
+                        last_error = r;
+                        break; /* the time is the same for every address */
+                }
+                if (r < 0) {
+                        last_error = r;
                         continue;
                 }
                 /* gRPC calls are small request/response exchanges: no Nagle delay. */

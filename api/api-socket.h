@@ -19,6 +19,7 @@ int api_socket_check_listening(int fd);
 /* The local port of a TCP socket. */
 int api_socket_local_port(int fd, uint16_t *ret_port);
 
-/* Connects (blocking connect, then non-blocking fd). */
-int api_socket_connect_unix(const char *path, int *ret_fd);
-int api_socket_connect_tcp(const char *host, uint16_t port, int *ret_fd);
+/* Connects (blocking connect, then non-blocking fd), giving up after timeout_ms (-1: no
+ * limit) with -ETIMEDOUT: a listener that does not accept() lets a connect() wait. */
+int api_socket_connect_unix(const char *path, int timeout_ms, int *ret_fd);
+int api_socket_connect_tcp(const char *host, uint16_t port, int timeout_ms, int *ret_fd);

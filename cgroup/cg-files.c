@@ -114,6 +114,18 @@ int cg_write_u64(int dirfd, const char *file, uint64_t value) {
         return cg_write_string(dirfd, file, buf);
 }
 
+/* read(2) of the cgroup file `file` open at fd: the bytes read (0 at its end), or a negative
+ * errno, logged naming the file. */
+static ssize_t read_logged(int fd, int dirfd, const char *file, void *buf, size_t size) {
+        char path[PATH_MAX + 64];
+        ssize_t n = read(fd, buf, size);
+
+        if (n < 0)
+                return log_error_errno(errno, "Failed to read %s: %m",
+                                       cg_path_for_message(dirfd, file, path, sizeof(path)));
+        return n;
+}
+
 int cg_read_string(int dirfd, const char *file, char *buf, size_t size) {
         _cleanup_close_ int fd = -EBADF;
         char path[PATH_MAX + 64];
@@ -128,11 +140,9 @@ int cg_read_string(int dirfd, const char *file, char *buf, size_t size) {
                 return log_error_errno(errno, "Failed to open %s: %m",
                                        cg_path_for_message(dirfd, file, path, sizeof(path)));
         for (;;) {
-                ssize_t n = read(fd, buf + used, size - 1 - used);
+                ssize_t n = read_logged(fd, dirfd, file, buf + used, size - 1 - used);
                 if (n < 0)
-                        return log_error_errno(
-                                errno, "Failed to read %s: %m",
-                                cg_path_for_message(dirfd, file, path, sizeof(path)));
+                        return (int)n;
                 if (n == 0)
                         break;
                 used += (size_t)n;
@@ -223,11 +233,9 @@ int cg_read_keyed_fd(int fd, int dirfd, const char *file, cg_keyed_value_t *valu
                                        cg_path_for_message(dirfd, file, path, sizeof(path)));
         /* Streamed line by line: memory.stat grows with every kernel release. */
         for (;;) {
-                ssize_t n = read(fd, chunk, sizeof(chunk));
+                ssize_t n = read_logged(fd, dirfd, file, chunk, sizeof(chunk));
                 if (n < 0)
-                        return log_error_errno(
-                                errno, "Failed to read %s: %m",
-                                cg_path_for_message(dirfd, file, path, sizeof(path)));
+                        return (int)n;
                 if (n == 0)
                         break;
                 for (ssize_t i = 0; i < n; i++) {

@@ -264,32 +264,47 @@ struct header {
         uint32_t body_checksum;
 };
 
-static int check_header_identity(const char *path, const uint8_t *p, size_t size) {
+int pce_header_check(const uint8_t *header, size_t size, char *why, size_t why_size) {
         uint32_t version, header_bytes, stored, computed;
 
-        if (size < PCE_FILE_HEADER_BYTES)
-                return log_error_errno(EBADMSG,
-                                       "%s: %zu bytes, too short for the %d-byte PCE header", path,
-                                       size, PCE_FILE_HEADER_BYTES);
-        if (memcmp(p, PCE_FILE_MAGIC, 8))
-                return log_error_errno(EBADMSG, "%s: not a PCE file: magic is not \"%s\"", path,
-                                       PCE_FILE_MAGIC);
-        version = bin_le32(p + 8);
-        if (version != PCE_FILE_VERSION)
-                return log_error_errno(EOPNOTSUPP, "%s: PCE version %" PRIu32 ", expected %d", path,
-                                       version, PCE_FILE_VERSION);
-        header_bytes = bin_le32(p + 12);
-        if (header_bytes != PCE_FILE_HEADER_BYTES)
-                return log_error_errno(EBADMSG, "%s: header size %" PRIu32 ", expected %d", path,
-                                       header_bytes, PCE_FILE_HEADER_BYTES);
-        stored = bin_le32(p + HEADER_CHECKSUM_OFFSET);
-        computed = pce_crc32c(0, p, HEADER_CHECKSUM_OFFSET);
-        if (stored != computed)
-                return log_error_errno(EBADMSG,
-                                       "%s: header checksum is 0x%08" PRIx32
-                                       ", expected 0x%08" PRIx32 " (corrupt header)",
-                                       path, stored, computed);
+        assert(header || size == 0);
+        assert(why || why_size == 0);
+
+        if (size < PCE_FILE_HEADER_BYTES) {
+                snprintf(why, why_size, "%zu bytes, too short for the %d-byte PCE header", size,
+                         PCE_FILE_HEADER_BYTES);
+                return -EBADMSG;
+        }
+        if (memcmp(header, PCE_FILE_MAGIC, 8)) {
+                snprintf(why, why_size, "not a PCE file: magic is not \"%s\"", PCE_FILE_MAGIC);
+                return -EBADMSG;
+        }
+        version = bin_le32(header + 8);
+        if (version != PCE_FILE_VERSION) {
+                snprintf(why, why_size, "PCE version %" PRIu32 ", expected %d", version,
+                         PCE_FILE_VERSION);
+                return -EOPNOTSUPP;
+        }
+        header_bytes = bin_le32(header + 12);
+        if (header_bytes != PCE_FILE_HEADER_BYTES) {
+                snprintf(why, why_size, "header size %" PRIu32 ", expected %d", header_bytes,
+                         PCE_FILE_HEADER_BYTES);
+                return -EBADMSG;
+        }
+        stored = bin_le32(header + HEADER_CHECKSUM_OFFSET);
+        computed = pce_crc32c(0, header, HEADER_CHECKSUM_OFFSET);
+        if (stored != computed) {
+                snprintf(why, why_size,
+                         "header checksum is 0x%08" PRIx32 ", expected 0x%08" PRIx32
+                         " (corrupt header)",
+                         stored, computed);
+                return -EBADMSG;
+        }
         return 0;
+}
+
+uint64_t pce_header_file_bytes(const uint8_t *header) {
+        return bin_le64(header + HEADER_FILE_BYTES_OFFSET);
 }
 
 static int check_matrix_counts(const char *path, const struct header *h, size_t k,
@@ -319,11 +334,12 @@ static int check_matrix_counts(const char *path, const struct header *h, size_t 
 
 static int parse_header(const char *path, const uint8_t *p, size_t size, struct header *h) {
         uint64_t file_bytes;
+        char why[128];
         int r;
 
-        r = check_header_identity(path, p, size);
+        r = pce_header_check(p, size, why, sizeof(why));
         if (r < 0)
-                return r;
+                return log_error_errno(r, "%s: %s", path, why);
 
         h->flags = bin_le32(p + 16);
         h->n_public = bin_le32(p + 20);
@@ -366,7 +382,7 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
                         return r;
         }
 
-        file_bytes = bin_le64(p + HEADER_FILE_BYTES_OFFSET);
+        file_bytes = pce_header_file_bytes(p);
         if (file_bytes != h->layout.file_bytes)
                 return log_error_errno(
                         EBADMSG, "%s: header says %" PRIu64 " bytes, its counts need %" PRIu64,
@@ -487,8 +503,9 @@ static int check_input_rows(const char *path, const struct pce *pce) {
 }
 
 int pce_load(const char *path, struct pce **ret) {
+        _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0};
         _cleanup_(pce_freep) struct pce *pce = NULL;
-        struct bellperson_map map;
+        const uint8_t *data;
         struct header h = {0};
         uint32_t checksum;
         int r;
@@ -500,28 +517,25 @@ int pce_load(const char *path, struct pce **ret) {
         if (r < 0)
                 return r;
         r = parse_header(path, map.data, map.size, &h);
-        if (r < 0) {
-                bellperson_unmap_file(&map);
+        if (r < 0)
                 return r;
-        }
         pce = pce_new(h.n_rows, h.n_cols, h.n_public, h.flags);
-        if (!pce) {
-                bellperson_unmap_file(&map);
+        if (!pce)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        }
         /* From here pce_free() unmaps. */
-        pce->mapping = (void *)map.data;
         pce->mapping_bytes = map.size;
+        data = TAKE_PTR(map.data);
+        pce->mapping = (void *)data;
 
-        checksum =
-                pce_checksum_of(map.data + PCE_FILE_HEADER_BYTES, map.size - PCE_FILE_HEADER_BYTES);
+        checksum = pce_checksum_of(data + PCE_FILE_HEADER_BYTES,
+                                   pce->mapping_bytes - PCE_FILE_HEADER_BYTES);
         if (checksum != h.body_checksum)
                 return log_error_errno(EBADMSG,
                                        "%s: body checksum is 0x%08" PRIx32
                                        ", the header expects 0x%08" PRIx32 " (corrupt data)",
                                        path, checksum, h.body_checksum);
 
-        point_into(pce, map.data, &h);
+        point_into(pce, data, &h);
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                 if ((r = check_values(path, &pce->m[k], matrix_names[k])) < 0 ||
                     (r = check_structure(path, pce, &pce->m[k], matrix_names[k])) < 0)

@@ -24,6 +24,7 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pce.h"
@@ -31,6 +32,14 @@
 #define PCE_FILE_MAGIC "cuzk-pce"
 #define PCE_FILE_VERSION 1
 #define PCE_FILE_HEADER_BYTES 256
+
+/* Checks a PCE header's identity: its size, magic, version, header size and header
+ * checksum. Logs nothing: returns 0, or -EBADMSG (-EOPNOTSUPP for another version) with
+ * why the header was refused in why ("magic is not ...", naming the value and what was
+ * expected), for the caller to say with the file's name. */
+int pce_header_check(const uint8_t *header, size_t size, char *why, size_t why_size);
+/* The file size a header records (of PCE_FILE_HEADER_BYTES bytes, checked). */
+uint64_t pce_header_file_bytes(const uint8_t *header);
 
 /* Size of pce's file. */
 uint64_t pce_file_bytes(const struct pce *pce);

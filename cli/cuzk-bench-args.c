@@ -13,6 +13,7 @@
 #include "common/hex.h"
 #include "common/parse-number.h"
 #include "cuzk-bench.h"
+#include "job-input-options.h"
 #include "api/api-server.h"
 
 static const char usage[] =
@@ -356,19 +357,8 @@ static int parse_batch(int argc, char **argv, FILE *out, FILE *err, struct bench
                 {"verify", no_argument, NULL, OPT_VERIFY},
                 {"c1", required_argument, NULL, OPT_C1},
                 {"vanilla", required_argument, NULL, OPT_VANILLA},
-                {"registered-proof", required_argument, NULL, OPT_REGISTERED_PROOF},
                 {"sector-num", required_argument, NULL, OPT_SECTOR_NUM},
-                {"miner-id", required_argument, NULL, OPT_MINER_ID},
-                {"randomness", required_argument, NULL, OPT_RANDOMNESS},
-                {"comm-r-old", required_argument, NULL, OPT_COMM_R_OLD},
-                {"comm-r-new", required_argument, NULL, OPT_COMM_R_NEW},
-                {"comm-d-new", required_argument, NULL, OPT_COMM_D_NEW},
-                {"zkey", required_argument, NULL, OPT_ZKEY},
-                {"wtns", required_argument, NULL, OPT_WTNS},
-                {"pce", required_argument, NULL, OPT_PCE},
-                {"params", required_argument, NULL, OPT_PARAMS},
-                {"witness", required_argument, NULL, OPT_WITNESS},
-                {"partitions", required_argument, NULL, OPT_PARTITIONS},
+                JOB_INPUT_LONG_OPTIONS,
                 {0, 0, 0, 0},
         };
         bool partitions_given = false;

@@ -32,6 +32,12 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
         }
         if (s->memory_enforcement[0])
                 fprintf(f, "memory enforcement: %s\n", s->memory_enforcement);
+        if (s->stalled_worker_kills || s->stalled_prover_kills)
+                fprintf(f,
+                        "stalled: %" PRIu64 " worker%s and %" PRIu64 " prover%s killed for "
+                        "making no progress, their partitions retried\n",
+                        s->stalled_worker_kills, s->stalled_worker_kills == 1 ? "" : "s",
+                        s->stalled_prover_kills, s->stalled_prover_kills == 1 ? "" : "s");
         for (size_t i = 0; i < s->n_gpus; i++) {
                 const Cuzk__V1__GPUStatus *g = s->gpus[i];
                 format_bytes(a, sizeof(a), g->vram_free_bytes);

@@ -15,6 +15,7 @@
 #include "common/hex.h"
 #include "common/parse-number.h"
 #include "cuzkctl.h"
+#include "job-input-options.h"
 
 #define MAX_VANILLA_PROOFS 64
 #define MAX_INPUT_FILE_BYTES (1ull << 30)
@@ -176,23 +177,12 @@ static const struct option submit_long_options[] = {
         {"request-id", required_argument, NULL, 'r'},
         {"priority", required_argument, NULL, 'p'},
         {"sector-size", required_argument, NULL, OPT_SECTOR_SIZE},
-        {"registered-proof", required_argument, NULL, OPT_REGISTERED_PROOF},
         {"sector-number", required_argument, NULL, OPT_SECTOR_NUMBER},
-        {"miner-id", required_argument, NULL, OPT_MINER_ID},
         {"partition-index", required_argument, NULL, OPT_PARTITION_INDEX},
         {"vanilla-proof", required_argument, NULL, OPT_VANILLA_PROOF},
         {"vanilla-proofs", required_argument, NULL, OPT_VANILLA_PROOFS},
-        {"randomness", required_argument, NULL, OPT_RANDOMNESS},
-        {"comm-r-old", required_argument, NULL, OPT_COMM_R_OLD},
-        {"comm-r-new", required_argument, NULL, OPT_COMM_R_NEW},
-        {"comm-d-new", required_argument, NULL, OPT_COMM_D_NEW},
-        {"zkey", required_argument, NULL, OPT_ZKEY},
-        {"wtns", required_argument, NULL, OPT_WTNS},
+        JOB_INPUT_LONG_OPTIONS,
         {"wtns-data", required_argument, NULL, OPT_WTNS_DATA},
-        {"pce", required_argument, NULL, OPT_PCE},
-        {"params", required_argument, NULL, OPT_PARAMS},
-        {"witness", required_argument, NULL, OPT_WITNESS},
-        {"partitions", required_argument, NULL, OPT_PARTITIONS},
         {"proof-out", required_argument, NULL, OPT_PROOF_OUT},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0},

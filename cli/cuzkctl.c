@@ -34,8 +34,9 @@ static const char usage[] =
         "  -s, --socket=PATH        the daemon's unix socket (default $CUZK_SOCKET or\n"
         "                           " API_DEFAULT_SOCKET_PATH ")\n"
         "  -a, --address=HOST:PORT  talk TCP instead\n"
-        "  -t, --timeout=MS         give up on a call after MS milliseconds (default: 60000,\n"
-        "                           none for await and prove)\n"
+        "  -t, --timeout=MS         give up on connecting, and on a call, after MS\n"
+        "                           milliseconds each (default: 60000; no limit for the\n"
+        "                           call of await and prove)\n"
         "  -h, --help               this help; `cuzkctl COMMAND --help` for a command\n"
         "\n"
         "Exit status: 0 success, 1 the daemon is unreachable, refused the request or the\n"
@@ -43,21 +44,38 @@ static const char usage[] =
 
 #define DEFAULT_TIMEOUT_MS 60000
 
+static void print_connect_error(const struct ctl_context *ctx, int timeout_ms, int r) {
+        char where[300];
+
+        if (ctx->tcp_host)
+                snprintf(where, sizeof(where), "%s port %u", ctx->tcp_host, ctx->tcp_port);
+        else
+                snprintf(where, sizeof(where), "%s", ctx->socket_path);
+        if (r == -ETIMEDOUT)
+                fprintf(stderr,
+                        "cuzkctl: cannot connect to %s: not accepted within %d ms (is cuzkd "
+                        "hung, or its backlog full?)\n",
+                        where, timeout_ms);
+        else
+                fprintf(stderr, "cuzkctl: cannot connect to %s: %s%s\n", where, strerror(-r),
+                        r == -ENOENT || r == -ECONNREFUSED ? " (is cuzkd running?)" : "");
+}
+
+/* A connect() waits while the daemon does not accept (hung, or its backlog full): bounded
+ * by --timeout, else by the default of a call, also for await and prove, whose calls may
+ * rightly wait for hours but whose connection never should. */
 int ctl_connect(const struct ctl_context *ctx, struct api_client **ret) {
+        int timeout_ms =
+                ctx->timeout_ms == CTL_TIMEOUT_DEFAULT ? DEFAULT_TIMEOUT_MS : ctx->timeout_ms;
         int r;
 
-        if (ctx->tcp_host) {
-                r = api_client_connect_tcp(ctx->tcp_host, (uint16_t)ctx->tcp_port, ret);
-                if (r < 0)
-                        fprintf(stderr, "cuzkctl: cannot connect to %s port %u: %s\n",
-                                ctx->tcp_host, ctx->tcp_port, strerror(-r));
-        } else {
-                r = api_client_connect_unix(ctx->socket_path, ret);
-                if (r < 0)
-                        fprintf(stderr, "cuzkctl: cannot connect to %s: %s%s\n", ctx->socket_path,
-                                strerror(-r),
-                                r == -ENOENT || r == -ECONNREFUSED ? " (is cuzkd running?)" : "");
-        }
+        if (ctx->tcp_host)
+                r = api_client_connect_tcp_within(ctx->tcp_host, (uint16_t)ctx->tcp_port,
+                                                  timeout_ms, ret);
+        else
+                r = api_client_connect_unix_within(ctx->socket_path, timeout_ms, ret);
+        if (r < 0)
+                print_connect_error(ctx, timeout_ms, r);
         return r < 0 ? CTL_EXIT_FAILED : CTL_EXIT_OK;
 }
 

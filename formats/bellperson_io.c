@@ -61,6 +61,20 @@ void bellperson_unmap_file(struct bellperson_map *m) {
         *m = (struct bellperson_map){0};
 }
 
+int bellperson_load_file(const char *path, bellperson_parse_fn parse, void *ret) {
+        _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0};
+        int r;
+
+        assert(path);
+        assert(parse);
+        assert(ret);
+
+        r = bellperson_map_file(path, &map);
+        if (r < 0)
+                return r;
+        return parse(map.data, map.size, path, ret);
+}
+
 typedef int (*point_decode_fn)(void *out, const uint8_t *in, unsigned flags);
 
 static int g1_decode_uncompressed(void *out, const uint8_t *in, unsigned flags) {

@@ -23,7 +23,15 @@ struct bellperson_map {
 
 /* Maps a regular file read-only. Returns 0 or a negative errno (logged). */
 int bellperson_map_file(const char *path, struct bellperson_map *ret);
+/* Unmaps m, if mapped, and clears it: usable as
+ * _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0}; */
 void bellperson_unmap_file(struct bellperson_map *m);
+
+/* A parser of a whole file image; origin names it in messages. */
+typedef int (*bellperson_parse_fn)(const uint8_t *data, size_t size, const char *origin, void *ret);
+/* Maps path, parses it with parse (origin: path) into ret, and unmaps it: for what
+ * keeps nothing of the mapping. Returns parse's result or the mapping's error (logged). */
+int bellperson_load_file(const char *path, bellperson_parse_fn parse, void *ret);
 
 static inline uint32_t bellperson_be32(const uint8_t *p) {
         return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];

@@ -14,7 +14,7 @@
 #include "zk/point_encoding.h"
 #include "zk/zk_error.h"
 
-/* The sections after the verifying key, in file order. */
+/* The sections after the verifying key, in file order (bellperson_params.h). */
 enum params_section {
         SECTION_H,
         SECTION_L,
@@ -23,6 +23,7 @@ enum params_section {
         SECTION_B_G2,
         N_SECTIONS,
 };
+static_assert(N_SECTIONS == BELLPERSON_PARAMS_SECTIONS, "the sections of a .params file");
 
 static const char *const section_names[N_SECTIONS] = {"h", "l", "a", "b_g1", "b_g2"};
 static const uint64_t section_point_bytes[N_SECTIONS] = {
@@ -30,11 +31,10 @@ static const uint64_t section_point_bytes[N_SECTIONS] = {
         G1_UNCOMPRESSED_BYTES, G2_UNCOMPRESSED_BYTES,
 };
 
-struct params_layout {
-        uint64_t vk_bytes;
-        uint32_t count[N_SECTIONS];
-        uint64_t offset[N_SECTIONS]; /* of the section's first point */
-};
+const char *bellperson_params_section_name(unsigned section) {
+        assert(section < N_SECTIONS);
+        return section_names[section];
+}
 
 uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
                                  uint32_t n_b_g1, uint32_t n_b_g2) {
@@ -46,52 +46,88 @@ uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, 
         return bytes;
 }
 
-/* Walks the counts against the size; touches no point. */
-static int params_measure(const uint8_t *data, size_t size, const char *origin,
-                          struct params_layout *ret) {
-        struct params_layout layout;
-        uint64_t pos;
+int bellperson_params_walk(uint64_t size, uint64_t vk_bytes, bellperson_read_count_fn read_count,
+                           void *userdata, struct bellperson_params_layout *ret) {
+        uint64_t pos = vk_bytes;
         int r;
 
-        r = bellperson_vk_measure(data, size, origin, &layout.vk_bytes);
-        if (r < 0)
-                return r;
-        pos = layout.vk_bytes;
+        assert(read_count);
+        assert(ret);
 
-        for (int s = 0; s < N_SECTIONS; s++) {
+        *ret = (struct bellperson_params_layout){.vk_bytes = vk_bytes, .end = pos};
+        for (unsigned s = 0; s < N_SECTIONS; s++) {
                 uint64_t need;
 
-                if (size - pos < 4)
-                        return log_error_errno(EBADMSG,
-                                               "%s: truncated: %s count at offset %" PRIu64
-                                               " needs 4 bytes, the file has %zu bytes",
-                                               origin, section_names[s], pos, size);
-                layout.count[s] = bellperson_be32(data + pos);
+                if (pos > size || size - pos < 4)
+                        return -EBADMSG;
+                r = read_count(userdata, pos, &ret->count[s]);
+                if (r < 0)
+                        return r;
+                ret->n_sections = s + 1;
                 pos += 4;
+                ret->offset[s] = pos;
                 /* At most 2^32 * 192: no overflow. */
-                need = layout.count[s] * section_point_bytes[s];
+                need = ret->count[s] * section_point_bytes[s];
+                ret->end = pos + need;
                 if (need > size - pos)
-                        return log_error_errno(
-                                EBADMSG,
-                                "%s: %s section: count %" PRIu32 " needs %" PRIu64
-                                " bytes at offset %" PRIu64 ", the file has %zu bytes",
-                                origin, section_names[s], layout.count[s], need, pos, size);
-                layout.offset[s] = pos;
+                        return -EBADMSG;
                 pos += need;
         }
-        if (pos != size)
+        return 0;
+}
+
+static int read_count_in_image(void *userdata, uint64_t offset, uint32_t *ret) {
+        const uint8_t *data = userdata;
+
+        *ret = bellperson_be32(data + offset);
+        return 0;
+}
+
+int bellperson_params_walk_image(const uint8_t *data, size_t size, uint64_t vk_bytes,
+                                 struct bellperson_params_layout *ret) {
+        assert(data || size == 0);
+        /* The walk reads no count past size. */
+        return bellperson_params_walk(size, vk_bytes, read_count_in_image, (void *)data, ret);
+}
+
+/* Walks the counts against the size; touches no point. */
+static int params_measure(const uint8_t *data, size_t size, const char *origin,
+                          struct bellperson_params_layout *ret) {
+        struct bellperson_params_layout layout;
+        uint64_t vk_bytes;
+        int r;
+
+        r = bellperson_vk_measure(data, size, origin, &vk_bytes);
+        if (r < 0)
+                return r;
+        r = bellperson_params_walk_image(data, size, vk_bytes, &layout);
+        if (r < 0 && layout.end <= size)
+                return log_error_errno(EBADMSG,
+                                       "%s: truncated: %s count at offset %" PRIu64
+                                       " needs 4 bytes, the file has %zu bytes",
+                                       origin, section_names[layout.n_sections], layout.end, size);
+        if (r < 0) {
+                unsigned s = layout.n_sections - 1;
+
+                return log_error_errno(EBADMSG,
+                                       "%s: %s section: count %" PRIu32 " needs %" PRIu64
+                                       " bytes at offset %" PRIu64 ", the file has %zu bytes",
+                                       origin, section_names[s], layout.count[s],
+                                       layout.end - layout.offset[s], layout.offset[s], size);
+        }
+        if (layout.end != size)
                 return log_error_errno(EBADMSG,
                                        "%s: %" PRIu64
                                        " bytes after the b_g2 section, expected none (the file "
                                        "has %zu bytes, its counts account for %" PRIu64 ")",
-                                       origin, size - pos, size, pos);
+                                       origin, size - layout.end, size, layout.end);
         *ret = layout;
         return 0;
 }
 
 static int decode_section(struct bellperson_params *p, const uint8_t *data,
-                          const struct params_layout *layout, enum params_section s, unsigned flags,
-                          void **ret) {
+                          const struct bellperson_params_layout *layout, enum params_section s,
+                          unsigned flags, void **ret) {
         uint64_t n = layout->count[s], bad = 0;
         size_t element = s == SECTION_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
         const uint8_t *in = data + layout->offset[s];
@@ -122,7 +158,7 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
         _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
         _cleanup_free_ char *origin_copy = NULL;
         const unsigned flags = check_subgroup ? 0 : POINT_DECODE_SKIP_SUBGROUP_CHECK;
-        struct params_layout layout;
+        struct bellperson_params_layout layout;
         void **arrays[N_SECTIONS];
         uint64_t vk_bytes;
         int r;
@@ -167,19 +203,19 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
         return 0;
 }
 
+static int parse_checking_subgroup(const uint8_t *data, size_t size, const char *origin,
+                                   void *ret) {
+        return bellperson_params_parse(data, size, origin, true, ret);
+}
+
+static int parse_trusting_subgroup(const uint8_t *data, size_t size, const char *origin,
+                                   void *ret) {
+        return bellperson_params_parse(data, size, origin, false, ret);
+}
+
 int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret) {
-        struct bellperson_map map;
-        int r;
-
-        assert(path);
-        assert(ret);
-
-        r = bellperson_map_file(path, &map);
-        if (r < 0)
-                return r;
-        r = bellperson_params_parse(map.data, map.size, path, check_subgroup, ret);
-        bellperson_unmap_file(&map);
-        return r;
+        return bellperson_load_file(
+                path, check_subgroup ? parse_checking_subgroup : parse_trusting_subgroup, ret);
 }
 
 struct bellperson_params *bellperson_params_free(struct bellperson_params *p) {

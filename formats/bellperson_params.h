@@ -71,6 +71,39 @@ static inline bool bellperson_params_point_per_wire(const struct bellperson_para
 uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
                                  uint32_t n_b_g1, uint32_t n_b_g2);
 
+/* The sections after the verifying key, in file order: h, l, a, b_g1, b_g2. */
+#define BELLPERSON_PARAMS_SECTIONS 5
+const char *bellperson_params_section_name(unsigned section);
+
+/* Where a .params file's counts put its sections, as far as a walk got. */
+struct bellperson_params_layout {
+        uint64_t vk_bytes;   /* the verifying key's, a timing-only marker included */
+        unsigned n_sections; /* the sections whose count was read */
+        uint32_t count[BELLPERSON_PARAMS_SECTIONS];
+        uint64_t offset[BELLPERSON_PARAMS_SECTIONS]; /* of a section's first point */
+        /* Where the counts read so far end: after the last section, the size the file should
+         * have. After -EBADMSG: past the file's size when section n_sections - 1's points run
+         * past it, else the offset of section n_sections's count, which the file cuts. */
+        uint64_t end;
+};
+
+/* Reads the big-endian u32 at offset (which the walk has checked lies in the file):
+ * 0, or a negative errno. */
+typedef int (*bellperson_read_count_fn)(void *userdata, uint64_t offset, uint32_t *ret);
+
+/*
+ * Walks the section counts of a .params file of size bytes whose verifying key takes
+ * vk_bytes (bellperson_vk_measure), touching no point, and logs nothing: the callers say
+ * what a refusal means for them. Returns 0 when every section lies in the file (bytes may
+ * follow the last: ret->end < size), -EBADMSG when a count or a section runs past the end,
+ * or read_count's error. ret is filled as far as the walk got, even on failure.
+ */
+int bellperson_params_walk(uint64_t size, uint64_t vk_bytes, bellperson_read_count_fn read_count,
+                           void *userdata, struct bellperson_params_layout *ret);
+/* The same over a file image in memory. */
+int bellperson_params_walk_image(const uint8_t *data, size_t size, uint64_t vk_bytes,
+                                 struct bellperson_params_layout *ret);
+
 /* Decodes a whole .params image; origin names it in messages. */
 int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
                             bool check_subgroup, struct bellperson_params **ret);

@@ -189,19 +189,13 @@ int bellperson_vk_parse(const uint8_t *data, size_t size, const char *origin, ui
         return 0;
 }
 
+/* A .vk file holds the key alone: nothing may follow it. */
+static int parse_vk_file(const uint8_t *data, size_t size, const char *origin, void *ret) {
+        return bellperson_vk_parse(data, size, origin, NULL, ret);
+}
+
 int bellperson_vk_load(const char *path, struct bellperson_vk **ret) {
-        struct bellperson_map map;
-        int r;
-
-        assert(path);
-        assert(ret);
-
-        r = bellperson_map_file(path, &map);
-        if (r < 0)
-                return r;
-        r = bellperson_vk_parse(map.data, map.size, path, NULL, ret);
-        bellperson_unmap_file(&map);
-        return r;
+        return bellperson_load_file(path, parse_vk_file, ret);
 }
 
 int bellperson_vk_write(struct bellperson_writer *w, const struct groth16_vk *vk,

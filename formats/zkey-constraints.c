@@ -101,10 +101,7 @@ int zkey_constraints_load(const char *path, struct zkey_constraints *ret) {
         assert(path);
         assert(ret);
 
-        k = zkey_open(path, &bf);
-        if (k < 0)
-                return k;
-        k = zkey_read_header(&header, bf);
+        k = zkey_open(path, &header, &bf);
         if (k < 0)
                 return k;
         k = zkey_coefs_section(bf, &n_coefs, &entries);

@@ -20,16 +20,14 @@
 /* Frees the key's point arrays (IC, A, B1, B2, C, H) and sets them to NULL. */
 void zkey_points_free(struct zkey *zk);
 
-/* Maps path as a .zkey (magic, version, section table) and reads section 1,
- * refusing any protocol but Groth16. */
-int zkey_open(const char *path, struct binfile **ret);
-
 /*
- * Section 2: the BLS12-381 primes, zk's sizes (log2_domain_size included)
- * and verification-key points; refuses nVars < nPublic + 1 and a domain
- * size that is not a power of two.
+ * Maps path as a .zkey (magic, version, section table), reads section 1,
+ * refusing any protocol but Groth16, and section 2 into header: the
+ * BLS12-381 primes, the sizes (log2_domain_size included) and
+ * verification-key points; refuses nVars < nPublic + 1 and a domain size
+ * that is not a power of two.
  */
-int zkey_read_header(struct zkey *zk, const struct binfile *bf);
+int zkey_open(const char *path, struct zkey *header, struct binfile **ret);
 
 /* Section 4: its count, checked against its size, and its entries in the
  * mapping (ZKEY_COEF_BYTES each). */

@@ -91,24 +91,8 @@ static int zkey_read_protocol(const struct binfile *bf) {
         return bin_reader_expect_end(&r);
 }
 
-int zkey_open(const char *path, struct binfile **ret) {
-        _cleanup_(binfile_closep) struct binfile *bf = NULL;
-        int k;
-
-        assert(path);
-        assert(ret);
-
-        k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
-        if (k < 0)
-                return k;
-        k = zkey_read_protocol(bf);
-        if (k < 0)
-                return k;
-        *ret = TAKE_PTR(bf);
-        return 0;
-}
-
-int zkey_read_header(struct zkey *zk, const struct binfile *bf) {
+/* Section 2 (see zkey_open). */
+static int read_header(struct zkey *zk, const struct binfile *bf) {
         struct bin_reader r;
         int k;
 
@@ -141,6 +125,27 @@ int zkey_read_header(struct zkey *zk, const struct binfile *bf) {
                                        "%s: domainSize is %" PRIu32 ", expected a power of two",
                                        bf->path, zk->domain_size);
         zk->log2_domain_size = (uint32_t)__builtin_ctz(zk->domain_size);
+        return 0;
+}
+
+int zkey_open(const char *path, struct zkey *header, struct binfile **ret) {
+        _cleanup_(binfile_closep) struct binfile *bf = NULL;
+        int k;
+
+        assert(path);
+        assert(header);
+        assert(ret);
+
+        k = binfile_open(path, "zkey", ZKEY_MAX_VERSION, &bf);
+        if (k < 0)
+                return k;
+        k = zkey_read_protocol(bf);
+        if (k < 0)
+                return k;
+        k = read_header(header, bf);
+        if (k < 0)
+                return k;
+        *ret = TAKE_PTR(bf);
         return 0;
 }
 
@@ -287,14 +292,10 @@ int zkey_load(const char *path, struct zkey **ret) {
         assert(path);
         assert(ret);
 
-        k = zkey_open(path, &bf);
-        if (k < 0)
-                return k;
-
         zk = calloc(1, sizeof(*zk));
         if (!zk)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
-        k = zkey_read_header(zk, bf);
+        k = zkey_open(path, zk, &bf);
         if (k < 0)
                 return k;
         k = zkey_read_coefs(zk, bf);

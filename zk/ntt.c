@@ -118,38 +118,31 @@ static void check_args(const ntt_domain_t *d, const fr_t *a, ntt_order_t order) 
         (void)order;
 }
 
-void ntt_forward(const ntt_domain_t *d, fr_t *a, ntt_order_t order) {
+/* The transform in order's input and output orders, with the inverse twiddles when
+ * inverse; the inverse's 1/n scaling is the caller's. */
+static void ntt_in_order(const ntt_domain_t *d, fr_t *a, ntt_order_t order, bool inverse) {
         check_args(d, a, order);
 
         switch (order) {
         case NTT_ORDER_NR:
-                ntt_dif(d, a, false);
+                ntt_dif(d, a, inverse);
                 break;
         case NTT_ORDER_RN:
-                ntt_dit(d, a, false);
+                ntt_dit(d, a, inverse);
                 break;
         case NTT_ORDER_NN:
-                ntt_dif(d, a, false);
+                ntt_dif(d, a, inverse);
                 ntt_bit_reverse(a, d->log_size);
                 break;
         }
 }
 
-void ntt_inverse(const ntt_domain_t *d, fr_t *a, ntt_order_t order) {
-        check_args(d, a, order);
+void ntt_forward(const ntt_domain_t *d, fr_t *a, ntt_order_t order) {
+        ntt_in_order(d, a, order, false);
+}
 
-        switch (order) {
-        case NTT_ORDER_NR:
-                ntt_dif(d, a, true);
-                break;
-        case NTT_ORDER_RN:
-                ntt_dit(d, a, true);
-                break;
-        case NTT_ORDER_NN:
-                ntt_dif(d, a, true);
-                ntt_bit_reverse(a, d->log_size);
-                break;
-        }
+void ntt_inverse(const ntt_domain_t *d, fr_t *a, ntt_order_t order) {
+        ntt_in_order(d, a, order, true);
         ntt_scale(a, d->size, &d->size_inv);
 }
 

@@ -107,6 +107,8 @@ struct executor_preload {
         char *circuit_path; /* the PCE of a synthetic circuit, or NULL */
         bool evicted;       /* by executor_evict_key: not sent any more (counted as answered) */
         uint32_t failed_provers; /* bit i: prover i answered that it cannot load it */
+        char *failure;           /* no prover in service could load it: why (then evicted) */
+        int failure_error;       /* and the last prover's negative errno */
 };
 
 /* A prover cgroup (prover-N) and the prover process in it. */

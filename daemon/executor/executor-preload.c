@@ -80,6 +80,11 @@ static void preload_failed(struct prover_slot *p, const struct ipc_key_loaded *a
                                 return; /* another prover may still hold it */
                 pre->evicted = true;
                 e->preload_failures++;
+                /* Kept for executor_preload_state (a PreloadSRS call that waits for it). */
+                free(pre->failure);
+                pre->failure =
+                        strdup(answer->message[0] ? answer->message : strerror(-answer->error));
+                pre->failure_error = answer->error < 0 ? answer->error : -EIO;
                 if (pre->circuit_path)
                         snprintf(circuit_id, sizeof(circuit_id), "%s+%s", pre->circuit_path,
                                  pre->path);
@@ -185,6 +190,48 @@ void executor_evict_key(struct executor *e, enum job_kind kind, const char *key_
                     ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0) == -EAGAIN)
                         executor_prover_kill_hung(p);
         }
+        /* A preload that waited for its load is settled now (executor_preload_state). */
+        executor_preload_progress(e);
+}
+
+int executor_preload_state(const struct executor *e, enum job_kind kind, const char *key_path,
+                           char *message, size_t message_size) {
+        const struct executor_preload *pre = NULL;
+        unsigned index = 0, in_service = 0;
+
+        assert(e && key_path && message);
+        /* The latest preload of the key: an older one was evicted or failed before it. */
+        for (unsigned i = e->n_preloads; i-- > 0 && !pre;)
+                if (e->preloads[i].kind == kind && !strcmp(e->preloads[i].path, key_path))
+                        pre = &e->preloads[index = i];
+        if (!pre) {
+                snprintf(message, message_size, "not preloaded");
+                return -ENOENT;
+        }
+        if (pre->failure) {
+                snprintf(message, message_size, "no prover could load it: %s", pre->failure);
+                return pre->failure_error;
+        }
+        if (pre->evicted) {
+                snprintf(message, message_size, "evicted before every prover loaded it");
+                return -ECANCELED;
+        }
+        /* Each prover answers its preloads in order: index is answered once it has
+         * answered more than index of them. */
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                const struct prover_slot *p = &e->provers[i];
+
+                if (p->out_of_service)
+                        continue;
+                in_service++;
+                if (!p->ready || p->preloads_done <= index)
+                        return 0;
+        }
+        if (in_service == 0) {
+                snprintf(message, message_size, "no prover is in service to load it");
+                return -ENODEV;
+        }
+        return 1;
 }
 
 bool executor_preloads_settled(const struct executor *e) {
@@ -204,6 +251,7 @@ void executor_preloads_free(struct executor *e) {
         for (unsigned i = 0; i < e->n_preloads; i++) {
                 free(e->preloads[i].path);
                 free(e->preloads[i].circuit_path);
+                free(e->preloads[i].failure);
         }
         free(e->preloads);
         e->preloads = NULL;

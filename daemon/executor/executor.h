@@ -190,6 +190,13 @@ void executor_evict_key(struct executor *executor, enum job_kind kind, const cha
 /* Whether every prover in service has answered every preload since it (re)started; a
  * failed load counts as answered (it was logged). */
 bool executor_preloads_settled(const struct executor *executor);
+/* Where the latest preload of key_path stands (PreloadSRS answers by it once settled):
+ * 1 when every prover in service has answered it and one holds the key at least, 0
+ * while one still loads it; else, with message saying why, the last prover's negative
+ * errno when no prover could load it, -ECANCELED (evicted first), -ENODEV (no prover in service) or
+ * -ENOENT (never preloaded). The preload_progress callback says when it may have changed. */
+int executor_preload_state(const struct executor *executor, enum job_kind kind,
+                           const char *key_path, char *message, size_t message_size);
 
 /* Prover `index` (0 .. n_provers - 1), in cgroup prover-<index>. */
 struct executor_prover_info {

@@ -173,6 +173,7 @@ static int on_preload_tick(sd_event_source *s, uint64_t usec, void *userdata) {
 
 static void on_preload_progress(void *userdata) {
         notify_ready_when_preloaded(userdata);
+        preload_progress(userdata);
 }
 
 /* SIGHUP (systemctl reload): the configuration files again. LogLevel=,
@@ -418,6 +419,8 @@ static int setup_parts(struct cuzkd *d, cg_domain_t *domain, struct api_server *
         if (r >= 0)
                 r = spool_set_max_bytes(d->spool, d->config.spool_max_bytes);
         if (r >= 0)
+                r = spool_writer_new(d->event, d->spool, cuzkd_result_spooled, d, &d->spool_writer);
+        if (r >= 0)
                 r = setup_domain(d, &hierarchy, domain);
         if (r >= 0)
                 r = setup_budget(d);
@@ -511,6 +514,9 @@ static int run(struct cuzkd *d) {
         executor_free(d->executor);
         d->scheduler = scheduler_free(d->scheduler);
         d->pressure = pressure_free(d->pressure);
+        /* What the spool writer has queued is written before the spool goes: a result
+         * that ended before SIGTERM is not lost. */
+        d->spool_writer = spool_writer_free(d->spool_writer);
         spool_free(d->spool);
         job_table_done(&d->table);
         cg_domain_close(&domain);

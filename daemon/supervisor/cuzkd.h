@@ -22,6 +22,7 @@
 #include "daemon/supervisor/pressure.h"
 #include "daemon/supervisor/scheduler.h"
 #include "daemon/supervisor/spool.h"
+#include "daemon/supervisor/spool-writer.h"
 
 struct cuzkd {
         sd_event *event;
@@ -39,6 +40,8 @@ struct cuzkd {
         char status_enforcement[320];
         struct executor *executor;
         struct spool *spool;
+        /* Results and removals written to the spool off the loop (spool-writer.h). */
+        struct spool_writer *spool_writer;
         struct job_table table;
         struct metrics metrics;
         uint64_t start_usec; /* CLOCK_MONOTONIC */
@@ -50,4 +53,6 @@ struct cuzkd {
         unsigned n_preloads;
         bool ready_sent;
         sd_event_source *preload_timer;
+        /* PreloadSRS calls waiting for the provers' load (preload.h). */
+        struct preload_waiter *preload_waiters;
 };

@@ -25,24 +25,37 @@
 void cuzkd_job_ended(void *userdata, struct job *job) {
         struct cuzkd *d = userdata;
         Cuzk__V1__AwaitProofResponse result;
-        int r;
 
         assert(d);
         assert(job);
         metrics_job_ended(&d->metrics, job);
         job_result(job, &result);
-        r = spool_save_result(d->spool, job->id, &result);
+        /* Written off the loop; its calls are answered once it is (cuzkd_result_spooled).
+         * A failed or cancelled job's inline input is never read again. */
+        job->result_spooling = true;
+        (void)spool_writer_save_result(d->spool_writer, job->id, &result,
+                                       job->state == JOB_FAILED || job->state == JOB_CANCELLED);
+}
+
+void cuzkd_result_spooled(void *userdata, const char *job_id, int r) {
+        struct cuzkd *d = userdata;
+        struct job *job = job_table_find(&d->table, job_id);
+
+        assert(d);
         if (r < 0)
-                log_error_errno(r, "job %s: cannot spool its result: %m", job->id);
-        if (job->state == JOB_FAILED || job->state == JOB_CANCELLED)
-                (void)spool_remove_input(d->spool, job->id); /* never read again */
+                log_error_errno(r,
+                                "job %s: its result is not spooled (it runs again after a "
+                                "restart): %m",
+                                job_id);
+        if (!job)
+                return;
+        job->result_spooling = false;
         job_table_notify(&d->table, job);
 }
 
 void cuzkd_job_forgotten(void *userdata, const struct job *job) {
         struct cuzkd *d = userdata;
         uint64_t now = job_now_usec();
-        int r;
 
         assert(d);
         assert(job);
@@ -51,9 +64,7 @@ void cuzkd_job_forgotten(void *userdata, const struct job *job) {
                  now > job->finished_usec ? (now - job->finished_usec) / 1000000 : 0,
                  d->config.result_retention_sec,
                  job->result_delivered ? "" : "; its result was never collected");
-        r = spool_remove_job(d->spool, job->id);
-        if (r < 0)
-                log_error_errno(r, "job %s: cannot remove it from the spool: %m", job->id);
+        spool_writer_remove_job(d->spool_writer, job->id); /* errors logged there */
 }
 
 struct job_settings cuzkd_job_settings(const struct cuzkd *d) {
@@ -195,12 +206,13 @@ static int on_get_metrics(struct api_call *call, const Cuzk__V1__GetMetricsReque
 }
 
 /* Reserves the circuit's bytes and has every prover load its key now (preload.h); the
- * answer comes at once, the loads go on in the provers (logged, with their times). */
+ * answer comes once every prover in service has answered the load, so that a client that
+ * preloads and then submits finds the key resident, or hears why it is not. */
 static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsRequest *request,
                           void *userdata) {
         struct cuzkd *d = userdata;
-        Cuzk__V1__PreloadSrsResponse response = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
         struct peer_files files;
+        struct preload_key key;
         char message[1024];
         uint64_t bytes = 0;
         bool already;
@@ -212,7 +224,7 @@ static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsReque
         /* The files are the client's: opened with its rights, so it reserves budget only for
          * files it could read itself. */
         peer_files_init(&files, api_call_peer(call));
-        r = preload_circuit(d, &files, request->circuit_id, &already, &bytes, message,
+        r = preload_circuit(d, &files, request->circuit_id, &already, &bytes, &key, message,
                             sizeof(message));
         if (r == -ENOENT)
                 return api_reply_error(call, GRPC_STATUS_NOT_FOUND,
@@ -230,9 +242,7 @@ static int on_preload_srs(struct api_call *call, const Cuzk__V1__PreloadSrsReque
         log_info("PreloadSRS %s: %" PRIu64 " bytes reserved from the memory budget%s; every "
                  "prover loads it now",
                  request->circuit_id, bytes, already ? " (already reserved)" : "");
-        response.already_loaded = already;
-        response.load_time_ms = 0;
-        return api_reply(call, &response.base);
+        return preload_answer(d, call, request->circuit_id, &key, already);
 }
 
 static int on_evict_srs(struct api_call *call, const Cuzk__V1__EvictSrsRequest *request,
@@ -266,8 +276,11 @@ static int on_evict_srs(struct api_call *call, const Cuzk__V1__EvictSrsRequest *
 static void on_call_abandoned(struct api_call *call, void *userdata) {
         struct cuzkd *d = userdata;
 
-        /* A SubmitProof or Prove still being checked, else a waiter of the table. */
+        /* A SubmitProof or Prove still being checked, a PreloadSRS waiting for the load,
+         * else a waiter of the table. */
         if (d->intake && intake_abandon(d->intake, call))
+                return;
+        if (preload_abandon(d, call))
                 return;
         job_table_abandon(&d->table, call);
 }

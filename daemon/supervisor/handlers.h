@@ -11,8 +11,11 @@
 /* The handlers of cuzk.v1.ProvingEngine; userdata is the struct cuzkd. */
 extern const struct api_handler cuzkd_api_handler;
 
-/* The scheduler's job_ended: counts, spools the result and answers the waiters. */
+/* The scheduler's job_ended: counts and has the spool writer write the result. */
 void cuzkd_job_ended(void *userdata, struct job *job);
+/* The spool writer's done callback (spool-writer.h): the job's result is durable (or
+ * could not be written, r < 0), its waiters are answered. */
+void cuzkd_result_spooled(void *userdata, const char *job_id, int r);
 /* The job table's forget callback (ResultRetention=): the job leaves the spool. */
 void cuzkd_job_forgotten(void *userdata, const struct job *job);
 /* What jobs take from the configuration now (job_new's settings). */

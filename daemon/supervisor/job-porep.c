@@ -25,10 +25,10 @@
 #include "filecoin/porep/registered-proof.h"
 #include "filecoin/vanilla/verify.h"
 #include "formats/bellperson_io.h"
+#include "formats/bellperson_params.h"
 #include "formats/bellperson_vk.h"
 #include "formats/filecoin_proof.h"
 #include "zk/groth16.h"
-#include "zk/point_encoding.h"
 
 struct job_porep {
         const struct porep_config *cfg;
@@ -189,14 +189,11 @@ static int check_replica_id(const Cuzk__V1__SubmitProofRequest *request, const s
  * counts say is truncated. */
 static int check_params_file(const char *path, const char *cache, const struct porep_config *cfg,
                              char *msg, size_t msg_size) {
-        static const size_t point_bytes[] = {G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES,
-                                             G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES,
-                                             G2_UNCOMPRESSED_BYTES};
-        static const char *const names[] = {"h", "l", "a", "b_g1", "b_g2"};
-        struct bellperson_map map = {0};
+        _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0};
+        struct bellperson_params_layout layout;
         struct groth16_circuit_counts counts;
         char expected[64] = "a file in bellperson's layout";
-        uint64_t pos = 0;
+        uint64_t vk_bytes;
         int r;
 
         if (porep_circuit_counts(cfg, &counts) == 0)
@@ -211,29 +208,24 @@ static int check_params_file(const char *path, const char *cache, const struct p
                 return r;
         }
         CAPTURED(r, msg, msg_size, "parameters",
-                 bellperson_vk_measure(map.data, map.size, path, &pos));
-        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(point_bytes); i++) {
-                uint64_t count;
-
-                if (map.size < 4 || pos > map.size - 4) {
-                        snprintf(msg, msg_size,
-                                 "%s: truncated: %zu bytes, it ends before its %s section (the "
-                                 "parameters of %s: %s)",
-                                 path, map.size, names[i], cfg->name, expected);
-                        r = -EBADMSG;
-                        break;
-                }
-                count = bellperson_be32(map.data + pos);
-                pos += 4 + count * point_bytes[i];
-        }
-        if (r >= 0 && pos > map.size) {
+                 bellperson_vk_measure(map.data, map.size, path, &vk_bytes));
+        if (r < 0)
+                return r;
+        r = bellperson_params_walk_image(map.data, map.size, vk_bytes, &layout);
+        /* Bytes after the last section are not judged here; a file cut short is refused,
+         * naming the first section it ends before (or, cut in the last, the size its counts
+         * need). */
+        if (r < 0 && layout.n_sections < BELLPERSON_PARAMS_SECTIONS)
+                snprintf(msg, msg_size,
+                         "%s: truncated: %zu bytes, it ends before its %s section (the "
+                         "parameters of %s: %s)",
+                         path, map.size, bellperson_params_section_name(layout.n_sections),
+                         cfg->name, expected);
+        else if (r < 0)
                 snprintf(msg, msg_size,
                          "%s: truncated: %zu bytes, its sections' counts need %" PRIu64
                          " (the parameters of %s: %s)",
-                         path, map.size, pos, cfg->name, expected);
-                r = -EBADMSG;
-        }
-        bellperson_unmap_file(&map);
+                         path, map.size, layout.end, cfg->name, expected);
         return r;
 }
 

@@ -223,8 +223,10 @@ size_t job_table_expire(struct job_table *table, uint64_t now_usec) {
                 uint64_t end = retention_end(table, job);
 
                 if (end <= now_usec) {
-                        /* The scheduler keeps a job until its partitions are over. */
-                        if (job->n_running == 0 && !job_has_waiter(table, job)) {
+                        /* The scheduler keeps a job until its partitions are over; its
+                         * removal from the spool must not overtake its result. */
+                        if (job->n_running == 0 && !job->result_spooling &&
+                            !job_has_waiter(table, job)) {
                                 job_forget(table, job);
                                 forgotten++;
                                 continue;
@@ -258,6 +260,10 @@ int job_table_reply(struct job_table *table, struct api_call *call, struct job *
         assert(table);
         assert(call);
         assert(job);
+        /* A result a crash could still lose is not given out: the call waits for the
+         * spool's write (job_table_notify then answers it). */
+        if (job->result_spooling)
+                return job_table_wait(table, job, call, 0, prove);
         job_result(job, &result);
         r = reply_result(call, &result, prove);
         if (r >= 0 && job_state_is_final(job->state)) {
@@ -325,6 +331,8 @@ void job_table_notify(struct job_table *table, struct job *job) {
 
         assert(table);
         assert(job);
+        if (job->result_spooling)
+                return; /* again once the spool has its result */
         for (w = table->waiters; w; w = next) {
                 next = w->next;
                 if (w->job != job)

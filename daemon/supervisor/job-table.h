@@ -76,13 +76,14 @@ bool job_table_retention_over(const struct job_table *table, const struct job *j
  * how many. The timer calls it; tests may too. */
 size_t job_table_expire(struct job_table *table, uint64_t now_usec);
 
-/* Answers an AwaitProof (prove false) or Prove call with the job's result now. */
+/* Answers an AwaitProof (prove false) or Prove call with the job's result now; while
+ * the job's result is being spooled (job.h: result_spooling), once it is. */
 int job_table_reply(struct job_table *table, struct api_call *call, struct job *job, bool prove);
 /* Keeps the call open until the job ends, or timeout_ms (0: no limit) when the answer is
  * status TIMEOUT. */
 int job_table_wait(struct job_table *table, struct job *job, struct api_call *call,
                    uint64_t timeout_ms, bool prove);
-/* The job ended: answers its waiters. */
+/* The job ended (and its result is spooled): answers its waiters. */
 void job_table_notify(struct job_table *table, struct job *job);
 /* The client of call went away. */
 void job_table_abandon(struct job_table *table, struct api_call *call);

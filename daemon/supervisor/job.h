@@ -93,6 +93,9 @@ struct job {
         char error_message[1024];
         bool from_spool;       /* ended before this run of the daemon */
         bool result_delivered; /* an AwaitProof or Prove call was answered with the result */
+        /* Ended, its result not yet durable in the spool (spool-writer.h): the job table
+         * answers nobody, and forgets nothing, until it is. */
+        bool result_spooling;
 };
 
 /* CLOCK_REALTIME in microseconds: the clock of submitted_usec and the other times. */

@@ -8,20 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "circuits/pce-crc32c.h"
 #include "circuits/pce-file.h"
 #include "formats/bellperson_io.h"
+#include "formats/bellperson_params.h"
 #include "formats/bellperson_vk.h"
 #include "daemon/supervisor/job.h"
-#include "formats/binfile.h"
-
-/* A .params file's sections after the verifying key: h, l, a, b_g1 (G1), b_g2 (G2). */
-#define PARAMS_SECTIONS 5
-#define G1_UNCOMPRESSED_BYTES 96
-#define G2_UNCOMPRESSED_BYTES 192
-/* Offsets in a PCE header (circuits/pce-file.h). */
-#define PCE_HEADER_FILE_BYTES_OFFSET 176
-#define PCE_HEADER_CHECKSUM_OFFSET 252
+#include "zk/point_encoding.h"
 
 static int read_at(int fd, uint64_t offset, void *buf, size_t size) {
         ssize_t n = pread(fd, buf, size, (off_t)offset);
@@ -41,27 +33,33 @@ static bool zkey_header_ok(int fd, uint64_t size, const char *path) {
         return job_shape_snarkjs_file(&zkey, 1, &shape, details, sizeof(details)) >= 0;
 }
 
+static int read_count_at(void *userdata, uint64_t offset, uint32_t *ret) {
+        uint8_t count[4];
+        int r;
+
+        r = read_at(*(const int *)userdata, offset, count, sizeof(count));
+        if (r < 0)
+                return r;
+        *ret = bellperson_be32(count);
+        return 0;
+}
+
 /* The verifying key's IC count and each section's count, walked against the size. */
 static bool params_header_ok(int fd, uint64_t size) {
-        static const uint64_t point_bytes[PARAMS_SECTIONS] = {
-                G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES,
-                G1_UNCOMPRESSED_BYTES, G2_UNCOMPRESSED_BYTES};
         uint8_t start[BELLPERSON_TIMING_ONLY_MARKER_BYTES], count[4];
-        uint64_t pos;
+        struct bellperson_params_layout layout;
+        uint64_t vk_bytes;
 
         if (read_at(fd, 0, start, sizeof(start)) < 0)
                 return false;
-        pos = bellperson_timing_only_marker_bytes(start, sizeof(start));
-        if (read_at(fd, pos + BELLPERSON_VK_FIXED_BYTES - 4, count, 4) < 0 ||
+        vk_bytes = bellperson_timing_only_marker_bytes(start, sizeof(start));
+        if (read_at(fd, vk_bytes + BELLPERSON_VK_FIXED_BYTES - 4, count, 4) < 0 ||
             bellperson_be32(count) == 0)
                 return false;
-        pos += BELLPERSON_VK_FIXED_BYTES + (uint64_t)bellperson_be32(count) * G1_UNCOMPRESSED_BYTES;
-        for (int s = 0; s < PARAMS_SECTIONS; s++) {
-                if (pos > size || read_at(fd, pos, count, 4) < 0)
-                        return false;
-                pos += 4 + (uint64_t)bellperson_be32(count) * point_bytes[s];
-        }
-        return pos == size;
+        vk_bytes += BELLPERSON_VK_FIXED_BYTES +
+                    (uint64_t)bellperson_be32(count) * G1_UNCOMPRESSED_BYTES;
+        return bellperson_params_walk(size, vk_bytes, read_count_at, &fd, &layout) >= 0 &&
+               layout.end == size;
 }
 
 /* Magic, version, the header's checksum, and the file size it records. */
@@ -70,11 +68,8 @@ static bool pce_header_ok(int fd, uint64_t size) {
 
         if (read_at(fd, 0, header, sizeof(header)) < 0)
                 return false;
-        return memcmp(header, PCE_FILE_MAGIC, 8) == 0 && bin_le32(header + 8) == PCE_FILE_VERSION &&
-               bin_le32(header + 12) == PCE_FILE_HEADER_BYTES &&
-               bin_le32(header + PCE_HEADER_CHECKSUM_OFFSET) ==
-                       pce_crc32c(0, header, PCE_HEADER_CHECKSUM_OFFSET) &&
-               bin_le64(header + PCE_HEADER_FILE_BYTES_OFFSET) == size;
+        return pce_header_check(header, sizeof(header), NULL, 0) >= 0 &&
+               pce_header_file_bytes(header) == size;
 }
 
 int preload_check_header(int fd, uint64_t size, enum preload_file_kind kind, const char *path,

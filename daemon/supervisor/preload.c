@@ -6,9 +6,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "api/api-handler.h"
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "daemon/supervisor/cuzkd.h"
 #include "daemon/supervisor/handlers.h"
@@ -39,7 +42,8 @@ static int file_bytes(const struct peer_files *files, const char *path, enum pre
 }
 
 int preload_circuit(struct cuzkd *d, const struct peer_files *files, const char *circuit_id,
-                    bool *ret_already, uint64_t *ret_bytes, char *message, size_t message_size) {
+                    bool *ret_already, uint64_t *ret_bytes, struct preload_key *ret_key,
+                    char *message, size_t message_size) {
         char pce[PATH_MAX], key[PATH_MAX], resolved[2 * PATH_MAX];
         const struct job_settings settings = cuzkd_job_settings(d);
         uint64_t pce_bytes = 0, key_bytes = 0;
@@ -89,10 +93,16 @@ int preload_circuit(struct cuzkd *d, const struct peer_files *files, const char 
                 return r;
         }
         r = executor_preload_key(d->executor, kind, key, kind == JOB_SYNTHETIC_PCE ? pce : NULL);
-        if (r < 0)
+        if (r < 0) {
                 snprintf(message, message_size, "circuit %s: the provers cannot load it: %s",
                          circuit_id, strerror(-r));
-        return r;
+                return r;
+        }
+        if (ret_key) {
+                ret_key->kind = kind;
+                snprintf(ret_key->path, sizeof(ret_key->path), "%s", key);
+        }
+        return 0;
 }
 
 unsigned preload_configured(struct cuzkd *d) {
@@ -105,7 +115,8 @@ unsigned preload_configured(struct cuzkd *d) {
                 char message[1024];
                 uint64_t bytes;
                 bool already;
-                int r = preload_circuit(d, NULL, id, &already, &bytes, message, sizeof(message));
+                int r = preload_circuit(d, NULL, id, &already, &bytes, NULL, message,
+                                        sizeof(message));
 
                 if (r < 0) {
                         log_error("Preload=%s: %s; not preloaded", id, message);
@@ -116,4 +127,113 @@ unsigned preload_configured(struct cuzkd *d) {
                 n++;
         }
         return n;
+}
+
+/* A PreloadSRS call waiting for the provers' load (preload_answer). */
+struct preload_waiter {
+        struct preload_waiter *next;
+        struct api_call *call;
+        struct preload_key key;
+        char *circuit_id;
+        uint64_t start_usec; /* CLOCK_MONOTONIC */
+};
+
+static enum grpc_status preload_status(int r) {
+        switch (r) {
+        case -ENOMEM:
+        case -ENOSPC:
+                return GRPC_STATUS_RESOURCE_EXHAUSTED;
+        case -ECANCELED:
+                return GRPC_STATUS_ABORTED;
+        case -ENODEV:
+                return GRPC_STATUS_UNAVAILABLE;
+        default: /* the key's contents: the prover could not decode it */
+                return GRPC_STATUS_INVALID_ARGUMENT;
+        }
+}
+
+/* Answers the call when the load is settled; returns whether it was. already: the key
+ * was in before the call (settled at once, and reserved before). */
+static bool preload_settled(struct cuzkd *d, struct api_call *call, const char *circuit_id,
+                            const struct preload_key *key, bool already, uint64_t start_usec) {
+        Cuzk__V1__PreloadSrsResponse response = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+        uint64_t now = clock_now_usec();
+        char message[1024];
+        int r;
+
+        r = executor_preload_state(d->executor, key->kind, key->path, message, sizeof(message));
+        if (r == 0)
+                return false;
+        if (r < 0) {
+                log_info("PreloadSRS %s failed: %s", circuit_id, message);
+                (void)api_reply_error(call, preload_status(r), "circuit %s: %s", circuit_id,
+                                      message);
+                return true;
+        }
+        response.already_loaded = already;
+        response.load_time_ms = (now - start_usec) / 1000;
+        log_info("PreloadSRS %s: every prover in service holds its key (%" PRIu64 " ms)",
+                 circuit_id, (uint64_t)response.load_time_ms);
+        (void)api_reply(call, &response.base);
+        return true;
+}
+
+int preload_answer(struct cuzkd *d, struct api_call *call, const char *circuit_id,
+                   const struct preload_key *key, bool already) {
+        struct preload_waiter *w;
+        uint64_t now = clock_now_usec();
+
+        assert(d && call && circuit_id && key);
+        if (preload_settled(d, call, circuit_id, key, already, now))
+                return 0;
+        w = calloc(1, sizeof(*w));
+        if (w)
+                w->circuit_id = strdup(circuit_id);
+        if (!w || !w->circuit_id) {
+                free(w);
+                return -ENOMEM;
+        }
+        w->call = call;
+        w->key = *key;
+        w->start_usec = now;
+        w->next = d->preload_waiters;
+        d->preload_waiters = w;
+        return 0; /* answered by preload_progress */
+}
+
+static void preload_waiter_free(struct preload_waiter *w) {
+        free(w->circuit_id);
+        free(w);
+}
+
+void preload_progress(struct cuzkd *d) {
+        struct preload_waiter **p = &d->preload_waiters;
+
+        assert(d);
+        while (*p) {
+                struct preload_waiter *w = *p;
+
+                if (!preload_settled(d, w->call, w->circuit_id, &w->key, false, w->start_usec)) {
+                        p = &w->next;
+                        continue;
+                }
+                *p = w->next;
+                preload_waiter_free(w);
+        }
+}
+
+bool preload_abandon(struct cuzkd *d, struct api_call *call) {
+        assert(d && call);
+        for (struct preload_waiter **p = &d->preload_waiters; *p; p = &(*p)->next)
+                if ((*p)->call == call) {
+                        struct preload_waiter *w = *p;
+
+                        log_info("PreloadSRS %s: the client stopped waiting for the load "
+                                 "(it goes on)",
+                                 w->circuit_id);
+                        *p = w->next;
+                        preload_waiter_free(w);
+                        return true;
+                }
+        return false;
 }

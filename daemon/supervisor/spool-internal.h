@@ -36,8 +36,8 @@ struct spool {
         int dir_fd;
         int lock_fd; /* <dir>/.lock, flock()ed while the spool is open */
         /* Atomic: jobs are spooled on the intake thread, results and removals on the
-         * event loop. The quota check and the count that follows are two steps: a result
-         * written between them can take the spool a little over, never a job. */
+         * spool writer's (spool-writer.h). The quota check and the count that follows are two
+         * steps: a result written between them can take the spool a little over, never a job. */
         _Atomic uint64_t max_bytes, used_bytes;
         struct spool_quarantined *quarantined; /* the first SPOOL_QUARANTINE_KEPT */
         size_t n_quarantined_kept, n_quarantined;
@@ -61,3 +61,10 @@ bool spool_job_id_valid(const char *job_id);
 int spool_remove_dir_at(int parent_fd, const char *name);
 /* The job's directory, opened (O_DIRECTORY); a negative errno. */
 int spool_open_job_dir(const struct spool *spool, const char *job_id);
+/* The same, its id checked first; errors logged. */
+int spool_open_job_checked(const struct spool *spool, const char *job_id);
+/* Takes bytes off the count, never below 0 (a file changed behind our back). */
+void spool_uncount(struct spool *spool, uint64_t bytes);
+/* Before each write that syncs: nothing, unless the test hook
+ * CUZK_TEST_SPOOL_SYNC_DELAY_MS makes the disk slow (spool-result.c). */
+void spool_slow_disk(void);

@@ -249,8 +249,7 @@ uint64_t spool_dir_bytes_at(int parent_fd, const char *name) {
         return bytes;
 }
 
-/* Takes bytes off the count, never below 0 (a file changed behind our back). */
-static void spool_uncount(struct spool *spool, uint64_t bytes) {
+void spool_uncount(struct spool *spool, uint64_t bytes) {
         uint64_t used = atomic_load(&spool->used_bytes);
 
         while (!atomic_compare_exchange_weak(&spool->used_bytes, &used,
@@ -381,13 +380,50 @@ static int format_meta(const char *request_id, uint64_t submitted_usec,
         return 0;
 }
 
+/* The job's directory, built under a hidden name and renamed whole: a crash leaves either
+ * the complete job or a temporary directory that start-up removes. */
+static int write_job_dir(struct spool *spool, const char *job_id, const uint8_t *packed,
+                         size_t packed_size, const char *meta, const char *input_name,
+                         const ProtobufCBinaryData *input) {
+        _cleanup_close_ int tmp_fd = -EBADF;
+        char tmp_name[NAME_MAX + 1];
+        int r;
+
+        r = atomic_file_tmp_name(job_id, tmp_name, sizeof(tmp_name));
+        if (r < 0)
+                return log_error_errno(r, "spool %s: job %s: %m", spool->dir, job_id);
+        if (mkdirat(spool->dir_fd, tmp_name, SPOOL_DIR_MODE) < 0)
+                return log_error_errno(errno, "spool %s: cannot create %s: %m", spool->dir,
+                                       tmp_name);
+        tmp_fd = openat(spool->dir_fd, tmp_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (tmp_fd < 0)
+                r = -errno;
+        spool_slow_disk();
+        if (r == 0)
+                r = atomic_file_write_at(tmp_fd, SPOOL_REQUEST, packed, packed_size,
+                                         SPOOL_FILE_MODE);
+        if (r == 0)
+                r = atomic_file_write_at(tmp_fd, SPOOL_META, meta, strlen(meta), SPOOL_FILE_MODE);
+        if (r == 0 && input)
+                r = atomic_file_write_at(tmp_fd, input_name, input->data, input->len,
+                                         SPOOL_FILE_MODE);
+        if (r == 0 && renameat(spool->dir_fd, tmp_name, spool->dir_fd, job_id) < 0)
+                r = -errno;
+        if (r == 0 && fsync(spool->dir_fd) < 0)
+                r = -errno;
+        if (r < 0) {
+                (void)spool_remove_dir_at(spool->dir_fd, tmp_name);
+                return log_error_errno(r, "spool %s: job %s: cannot write it to disk: %m",
+                                       spool->dir, job_id);
+        }
+        return 0;
+}
+
 int spool_save_job(struct spool *spool, const char *job_id,
                    const Cuzk__V1__SubmitProofRequest *request, uint64_t submitted_usec,
                    const struct api_peer *owner, char **ret_input_path) {
         _cleanup_free_ uint8_t *packed = NULL;
         _cleanup_free_ char *meta = NULL, *input_path = NULL;
-        _cleanup_close_ int tmp_fd = -EBADF;
-        char tmp_name[NAME_MAX + 1];
         const ProtobufCBinaryData *input;
         const char *input_name = NULL;
         size_t packed_size;
@@ -433,34 +469,9 @@ int spool_save_job(struct spool *spool, const char *job_id,
                                          spool->dir, job_id, job_bytes, used_bytes + job_bytes,
                                          (uint64_t)spool->max_bytes);
 
-        /* Built under a hidden name and renamed whole: a crash leaves either
-         * the complete job or a temporary directory that start-up removes. */
-        r = atomic_file_tmp_name(job_id, tmp_name, sizeof(tmp_name));
+        r = write_job_dir(spool, job_id, packed, packed_size, meta, input_name, input);
         if (r < 0)
-                return log_error_errno(r, "spool %s: job %s: %m", spool->dir, job_id);
-        if (mkdirat(spool->dir_fd, tmp_name, SPOOL_DIR_MODE) < 0)
-                return log_error_errno(errno, "spool %s: cannot create %s: %m", spool->dir,
-                                       tmp_name);
-        tmp_fd = openat(spool->dir_fd, tmp_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (tmp_fd < 0)
-                r = -errno;
-        if (r == 0)
-                r = atomic_file_write_at(tmp_fd, SPOOL_REQUEST, packed, packed_size,
-                                         SPOOL_FILE_MODE);
-        if (r == 0)
-                r = atomic_file_write_at(tmp_fd, SPOOL_META, meta, strlen(meta), SPOOL_FILE_MODE);
-        if (r == 0 && input)
-                r = atomic_file_write_at(tmp_fd, input_name, input->data, input->len,
-                                         SPOOL_FILE_MODE);
-        if (r == 0 && renameat(spool->dir_fd, tmp_name, spool->dir_fd, job_id) < 0)
-                r = -errno;
-        if (r == 0 && fsync(spool->dir_fd) < 0)
-                r = -errno;
-        if (r < 0) {
-                (void)spool_remove_dir_at(spool->dir_fd, tmp_name);
-                return log_error_errno(r, "spool %s: job %s: cannot write it to disk: %m",
-                                       spool->dir, job_id);
-        }
+                return r;
         spool->used_bytes += job_bytes;
         log_debug("spool %s: job %s saved (%zu bytes of request, %zu of inline input)", spool->dir,
                   job_id, packed_size, input ? input->len : 0);
@@ -477,8 +488,7 @@ int spool_open_job_dir(const struct spool *spool, const char *job_id) {
         return fd;
 }
 
-/* The directory of a spooled job, its id checked first; errors logged. */
-static int open_job_checked(const struct spool *spool, const char *job_id) {
+int spool_open_job_checked(const struct spool *spool, const char *job_id) {
         int r = check_job_id(spool, job_id), fd;
 
         if (r < 0)
@@ -488,61 +498,6 @@ static int open_job_checked(const struct spool *spool, const char *job_id) {
                 return log_error_errno(fd, "spool %s: job %s: cannot open its directory: %m",
                                        spool->dir, job_id);
         return fd;
-}
-
-int spool_save_result(struct spool *spool, const char *job_id,
-                      const Cuzk__V1__AwaitProofResponse *result) {
-        _cleanup_free_ uint8_t *packed = NULL;
-        _cleanup_close_ int fd = -EBADF;
-        size_t size;
-        int r;
-
-        assert(spool);
-        assert(job_id);
-        assert(result);
-
-        fd = open_job_checked(spool, job_id);
-        if (fd < 0)
-                return fd;
-        size = cuzk__v1__await_proof_response__get_packed_size(result);
-        packed = malloc(size ? size : 1);
-        if (!packed)
-                return log_error_errno(ENOMEM, "spool %s: job %s: out of memory", spool->dir,
-                                       job_id);
-        if (cuzk__v1__await_proof_response__pack(result, packed) != size)
-                return log_error_errno(EIO, "spool %s: job %s: cannot encode the result",
-                                       spool->dir, job_id);
-        r = atomic_file_write_at(fd, SPOOL_RESULT, packed, size, SPOOL_FILE_MODE);
-        if (r < 0)
-                return log_error_errno(r, "spool %s: job %s: cannot write " SPOOL_RESULT ": %m",
-                                       spool->dir, job_id);
-        spool->used_bytes += size;
-        return 0;
-}
-
-int spool_remove_input(struct spool *spool, const char *job_id) {
-        _cleanup_close_ int fd = -EBADF;
-        static const char *const names[] = {SPOOL_WTNS, SPOOL_C1};
-        struct stat st;
-
-        assert(spool);
-        assert(job_id);
-
-        fd = open_job_checked(spool, job_id);
-        if (fd < 0)
-                return fd;
-        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        continue;
-                if (unlinkat(fd, names[i], 0) < 0)
-                        return log_error_errno(errno, "spool %s: job %s: cannot remove %s: %m",
-                                               spool->dir, job_id, names[i]);
-                spool_uncount(spool, (uint64_t)st.st_size);
-                log_debug("spool %s: job %s: its inline input %s (%" PRIu64
-                          " bytes) removed, the job ended without a proof",
-                          spool->dir, job_id, names[i], (uint64_t)st.st_size);
-        }
-        return 0;
 }
 
 int spool_remove_job(struct spool *spool, const char *job_id) {
@@ -569,6 +524,7 @@ int spool_remove_job(struct spool *spool, const char *job_id) {
                                        job_id);
         }
         spool_uncount(spool, spool_dir_bytes_at(spool->dir_fd, tmp_name));
+        spool_slow_disk();
         if (fsync(spool->dir_fd) < 0)
                 return log_error_errno(errno, "spool %s: cannot sync: %m", spool->dir);
         r = spool_remove_dir_at(spool->dir_fd, tmp_name);

@@ -71,6 +71,11 @@ int spool_remove_input(struct spool *spool, const char *job_id);
 /* Records a finished job's answer (completed, failed or cancelled). */
 int spool_save_result(struct spool *spool, const char *job_id,
                       const Cuzk__V1__AwaitProofResponse *result);
+/* The same in two steps, for a writer on another thread (spool-writer.h): the result
+ * encoded (*ret malloc'd; -ENOMEM or -EIO, logged), then written. */
+int spool_result_pack(const Cuzk__V1__AwaitProofResponse *result, uint8_t **ret, size_t *ret_size);
+int spool_save_result_packed(struct spool *spool, const char *job_id, const uint8_t *packed,
+                             size_t size);
 /* Forgets a job (its directory goes). */
 int spool_remove_job(struct spool *spool, const char *job_id);
 

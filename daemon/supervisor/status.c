@@ -146,6 +146,18 @@ static void fill_provers(const struct cuzkd *d, const struct api_peer *peer,
         r->gpus = list->gpu_pointers;
 }
 
+/* What metrics count as cuzk_*_stalled_kills_total: a stuck worker or prover shows in
+ * `cuzkctl status`, not only in the log. */
+static void fill_stall_kills(const struct cuzkd *d, Cuzk__V1__GetStatusResponse *r) {
+        struct executor_status status;
+
+        if (!d->executor)
+                return;
+        executor_get_status(d->executor, &status);
+        r->stalled_worker_kills = status.stalled_worker_kills;
+        r->stalled_prover_kills = status.stalled_prover_kills;
+}
+
 int status_fill(const struct cuzkd *d, const struct api_peer *peer,
                 Cuzk__V1__GetStatusResponse *r) {
         struct prover_list *provers;
@@ -185,6 +197,7 @@ int status_fill(const struct cuzkd *d, const struct api_peer *peer,
         r->admission_paused = scheduler_paused(d->scheduler);
         r->memory_enforcement =
                 (char *)(d->status_enforcement[0] ? d->status_enforcement : d->enforcement);
+        fill_stall_kills(d, r);
         return 0;
 }
 

@@ -17,6 +17,14 @@
 
 const char *const c1_merkle_kind_names[3] = {"Single", "Sub", "Top"};
 
+int c1_check_json_size(size_t len, unsigned long long max_bytes, const char *what,
+                       const char *kind) {
+        if (len > max_bytes)
+                return log_error_errno(E2BIG, "%s: %zu bytes, more than the %llu %s may have", what,
+                                       len, max_bytes, kind);
+        return 0;
+}
+
 void c1_cursor_init(struct c1_cursor *c, const char *json, size_t len, const char *what) {
         assert(c);
         assert(json || len == 0);

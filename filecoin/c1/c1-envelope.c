@@ -115,11 +115,9 @@ int c1_envelope_parse(const char *json, size_t len, const char *what, uint64_t *
         assert(json || len == 0);
         assert(sector_num && sector_size && phase1_out && phase1_len);
 
-        if (len > C1_ENVELOPE_MAX_BYTES)
-                return log_error_errno(E2BIG,
-                                       "%s: %zu bytes, more than the %llu a C1 envelope "
-                                       "may have",
-                                       what, len, C1_ENVELOPE_MAX_BYTES);
+        r = c1_check_json_size(len, C1_ENVELOPE_MAX_BYTES, what, "a C1 envelope");
+        if (r < 0)
+                return r;
         c1_cursor_init(&c, json, len, what);
         r = envelope_fields(&c, sector_num, sector_size, &phase1, &n);
         if (r < 0)
@@ -217,11 +215,9 @@ int c1_parse_any(const char *json, size_t len, const char *what, struct c1_outpu
         assert(json || len == 0);
         assert(ret);
 
-        if (len > C1_ENVELOPE_MAX_BYTES)
-                return log_error_errno(E2BIG,
-                                       "%s: %zu bytes, more than the %llu a C1 output "
-                                       "or envelope may have",
-                                       what, len, C1_ENVELOPE_MAX_BYTES);
+        r = c1_check_json_size(len, C1_ENVELOPE_MAX_BYTES, what, "a C1 output or envelope");
+        if (r < 0)
+                return r;
         if (!looks_like_envelope(json, len)) {
                 r = c1_parse(json, len, what, &c1);
                 if (r < 0)

@@ -53,6 +53,10 @@ struct c1_fields {
         bool started; /* a field frame is pushed */
 };
 
+/* Refuses a JSON text of len bytes over max_bytes, which a reader would not hold in memory:
+ * logs "what: N bytes, more than the M <kind> may have" and returns -E2BIG; else 0. */
+int c1_check_json_size(size_t len, unsigned long long max_bytes, const char *what,
+                       const char *kind);
 void c1_cursor_init(struct c1_cursor *c, const char *json, size_t len, const char *what);
 /* Logs "what: path: message (at byte N)" and returns -EINVAL. */
 int c1_cursor_fail(struct c1_cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -24,63 +24,83 @@ struct c1_parser {
         { .names = (names_), .n_names = ELEMENTSOF(names_), .required = (required_) }
 #define ALL(n) ((uint32_t)((1ull << (n)) - 1))
 
-static int parse_domains(struct c1_cursor *c, c1_domain *out, uint32_t n, const char *what) {
-        int r;
+/* Reads the value of field `which` (f->names[which]) of an object into out. */
+typedef int (*field_fn)(struct c1_parser *ps, int which, void *out);
+/* Reads element i of an array into out. */
+typedef int (*element_fn)(struct c1_parser *ps, uint32_t i, void *out);
 
-        r = c1_cursor_expect(c, '[');
+/* An object of f's fields, each value read by parse_field: every object of the C1 output but
+ * its outermost, which checks the order of its fields (parse_output). */
+static int parse_object(struct c1_parser *ps, struct c1_fields *f, field_fn parse_field,
+                        void *out) {
+        int which, r;
+
+        r = c1_cursor_expect(&ps->c, '{');
         if (r < 0)
                 return r;
-        for (uint32_t i = 0; (r = c1_cursor_array_next(c, i, n, what)) > 0; i++) {
-                r = c1_cursor_domain(c, out[i]);
+        while ((r = c1_cursor_field(&ps->c, f, &which)) > 0) {
+                r = parse_field(ps, which, out);
                 if (r < 0)
                         return r;
-                c1_cursor_pop(c);
         }
         return r;
 }
 
-static int parse_path_element(struct c1_cursor *c, struct c1_path_element *e) {
-        static const char *const names[] = {"hashes", "index"};
-        struct c1_fields f = FIELDS(names, ALL(2));
-        int which, r;
+/* An array of exactly n elements (what names them in messages), each read by
+ * parse_element. */
+static int parse_array(struct c1_parser *ps, uint32_t n, const char *what, element_fn parse_element,
+                       void *out) {
+        int r;
 
-        r = c1_cursor_expect(c, '{');
+        r = c1_cursor_expect(&ps->c, '[');
         if (r < 0)
                 return r;
-        while ((r = c1_cursor_field(c, &f, &which)) > 0) {
-                if (which == 0)
-                        r = parse_domains(c, e->hashes, e->n_hashes, "hashes");
-                else /* the position of the proven node among the arity children */
-                        r = c1_cursor_u64(c, 0, e->n_hashes, &e->index);
+        for (uint32_t i = 0; (r = c1_cursor_array_next(&ps->c, i, n, what)) > 0; i++) {
+                r = parse_element(ps, i, out);
                 if (r < 0)
                         return r;
+                c1_cursor_pop(&ps->c);
         }
         return r;
+}
+
+static int domain_element(struct c1_parser *ps, uint32_t i, void *out) {
+        return c1_cursor_domain(&ps->c, ((c1_domain *)out)[i]);
+}
+
+static int parse_domains(struct c1_parser *ps, c1_domain *out, uint32_t n, const char *what) {
+        return parse_array(ps, n, what, domain_element, out);
+}
+
+static int path_element_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_path_element *e = out;
+
+        if (which == 0)
+                return parse_domains(ps, e->hashes, e->n_hashes, "hashes");
+        /* the position of the proven node among the arity children */
+        return c1_cursor_u64(&ps->c, 0, e->n_hashes, &e->index);
+}
+
+static int path_element(struct c1_parser *ps, uint32_t i, void *out) {
+        static const char *const names[] = {"hashes", "index"};
+        struct c1_fields f = FIELDS(names, ALL(2));
+
+        return parse_object(ps, &f, path_element_field, &((struct c1_path *)out)->elements[i]);
+}
+
+static int path_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_path *path = out;
+
+        assert(which == 0);
+        return parse_array(ps, path->n_elements, "path elements", path_element, path);
 }
 
 /* An InclusionPath: {"path":[elements]}. */
-static int parse_path(struct c1_cursor *c, struct c1_path *path) {
+static int parse_path(struct c1_parser *ps, struct c1_path *path) {
         static const char *const names[] = {"path"};
         struct c1_fields f = FIELDS(names, ALL(1));
-        int which, r;
 
-        r = c1_cursor_expect(c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(c, &f, &which)) > 0) {
-                r = c1_cursor_expect(c, '[');
-                for (uint32_t i = 0; r >= 0 && (r = c1_cursor_array_next(c, i, path->n_elements,
-                                                                         "path elements")) > 0;
-                     i++) {
-                        r = parse_path_element(c, &path->elements[i]);
-                        if (r < 0)
-                                return r;
-                        c1_cursor_pop(c);
-                }
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        return parse_object(ps, &f, path_field, path);
 }
 
 /* The fields of a Single, Sub or Top proof, in serde's order. */
@@ -88,184 +108,151 @@ static const char *const single_names[] = {"root", "leaf", "path"};
 static const char *const sub_names[] = {"base_proof", "sub_proof", "root", "leaf"};
 static const char *const top_names[] = {"base_proof", "sub_proof", "top_proof", "root", "leaf"};
 
-static int parse_proof_data(struct c1_cursor *c, struct c1_merkle_proof *proof) {
-        struct c1_fields single = FIELDS(single_names, ALL(3)), sub = FIELDS(sub_names, ALL(4)),
-                         top = FIELDS(top_names, ALL(5));
-        struct c1_fields *f = proof->kind == C1_MERKLE_SINGLE ? &single
-                              : proof->kind == C1_MERKLE_SUB  ? &sub
-                                                              : &top;
-        int which, r;
+static int proof_data_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_merkle_proof *proof = out;
+        const char *name = proof->kind == C1_MERKLE_SINGLE ? single_names[which]
+                           : proof->kind == C1_MERKLE_SUB  ? sub_names[which]
+                                                           : top_names[which];
 
-        r = c1_cursor_expect(c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(c, f, &which)) > 0) {
-                const char *name = f->names[which];
-
-                if (strcmp(name, "root") == 0)
-                        r = c1_cursor_domain(c, proof->root);
-                else if (strcmp(name, "leaf") == 0)
-                        r = c1_cursor_domain(c, proof->leaf);
-                else if (strcmp(name, "sub_proof") == 0)
-                        r = parse_path(c, &proof->sub);
-                else if (strcmp(name, "top_proof") == 0)
-                        r = parse_path(c, &proof->top);
-                else /* "path" of Single, "base_proof" of Sub and Top */
-                        r = parse_path(c, &proof->base);
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        if (strcmp(name, "root") == 0)
+                return c1_cursor_domain(&ps->c, proof->root);
+        if (strcmp(name, "leaf") == 0)
+                return c1_cursor_domain(&ps->c, proof->leaf);
+        if (strcmp(name, "sub_proof") == 0)
+                return parse_path(ps, &proof->sub);
+        if (strcmp(name, "top_proof") == 0)
+                return parse_path(ps, &proof->top);
+        /* "path" of Single, "base_proof" of Sub and Top */
+        return parse_path(ps, &proof->base);
 }
 
-/* A MerkleProof: {"data":{"<variant>":{...}}}; the variant must be the tree's. */
-static int parse_merkle(struct c1_parser *ps, struct c1_merkle_proof *proof) {
-        static const char *const names[] = {"data"};
-        struct c1_fields f = FIELDS(names, ALL(1));
+static int parse_proof_data(struct c1_parser *ps, struct c1_merkle_proof *proof) {
+        struct c1_fields single = FIELDS(single_names, ALL(3)), sub = FIELDS(sub_names, ALL(4)),
+                         top = FIELDS(top_names, ALL(5));
+
+        return parse_object(ps,
+                            proof->kind == C1_MERKLE_SINGLE ? &single
+                            : proof->kind == C1_MERKLE_SUB  ? &sub
+                                                            : &top,
+                            proof_data_field, proof);
+}
+
+/* {"<variant>":{...}}; the variant must be the tree's. */
+static int merkle_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_merkle_proof *proof = out;
         struct c1_cursor *c = &ps->c;
         const char *expected = c1_merkle_kind_names[proof->kind], *variant;
         size_t len;
-        int which, r;
+        int r;
 
-        r = c1_cursor_expect(c, '{');
+        assert(which == 0);
+        c1_cursor_hide_top(c);
+        r = c1_cursor_variant(c, &variant, &len);
         if (r < 0)
                 return r;
-        while ((r = c1_cursor_field(c, &f, &which)) > 0) {
-                c1_cursor_hide_top(c);
-                r = c1_cursor_variant(c, &variant, &len);
-                if (r < 0)
-                        return r;
-                if (strlen(expected) != len || memcmp(variant, expected, len) != 0)
-                        return c1_cursor_fail(c, "variant \"%.*s\", expected \"%s\" for %s",
-                                              (int)(len < 32 ? len : 32), variant, expected,
-                                              ps->cfg->name);
-                c1_cursor_push_key(c, expected);
-                r = parse_proof_data(c, proof);
-                if (r < 0)
-                        return r;
-                c1_cursor_pop(c);
-                r = c1_cursor_variant_end(c);
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        if (strlen(expected) != len || memcmp(variant, expected, len) != 0)
+                return c1_cursor_fail(c, "variant \"%.*s\", expected \"%s\" for %s",
+                                      (int)(len < 32 ? len : 32), variant, expected, ps->cfg->name);
+        c1_cursor_push_key(c, expected);
+        r = parse_proof_data(ps, proof);
+        if (r < 0)
+                return r;
+        c1_cursor_pop(c);
+        return c1_cursor_variant_end(c);
 }
 
-static int parse_column(struct c1_parser *ps, struct c1_column_proof *col) {
+/* A MerkleProof: {"data":{"<variant>":{...}}}. */
+static int parse_merkle(struct c1_parser *ps, struct c1_merkle_proof *proof) {
+        static const char *const names[] = {"data"};
+        struct c1_fields f = FIELDS(names, ALL(1));
+
+        return parse_object(ps, &f, merkle_field, proof);
+}
+
+static int column_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_column_proof *col = out;
+
+        if (which == 0)
+                return c1_cursor_u32(&ps->c, 0, (uint32_t)(ps->cfg->nodes - 1), &col->index);
+        if (which == 1)
+                return parse_domains(ps, col->rows, col->n_rows, "rows");
+        /* PhantomData, which serde writes as unit */
+        return c1_cursor_literal(&ps->c, "null");
+}
+
+static int column_proof_field(struct c1_parser *ps, int which, void *out) {
         static const char *const names[] = {"index", "rows", "_h"};
         struct c1_fields f = FIELDS(names, ALL(3));
-        struct c1_cursor *c = &ps->c;
-        int which, r;
+        struct c1_column_proof *col = out;
 
-        r = c1_cursor_expect(c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(c, &f, &which)) > 0) {
-                if (which == 0)
-                        r = c1_cursor_u32(c, 0, (uint32_t)(ps->cfg->nodes - 1), &col->index);
-                else if (which == 1)
-                        r = parse_domains(c, col->rows, col->n_rows, "rows");
-                else /* PhantomData, which serde writes as unit */
-                        r = c1_cursor_literal(c, "null");
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        if (which == 0)
+                return parse_object(ps, &f, column_field, col);
+        return parse_merkle(ps, &col->inclusion);
 }
 
 static int parse_column_proof(struct c1_parser *ps, struct c1_column_proof *col) {
         static const char *const names[] = {"column", "inclusion_proof"};
         struct c1_fields f = FIELDS(names, ALL(2));
-        int which, r;
 
-        r = c1_cursor_expect(&ps->c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(&ps->c, &f, &which)) > 0) {
-                r = which == 0 ? parse_column(ps, col) : parse_merkle(ps, &col->inclusion);
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        return parse_object(ps, &f, column_proof_field, col);
 }
 
-static int parse_column_array(struct c1_parser *ps, struct c1_column_proof *cols, uint32_t n,
-                              const char *what) {
-        int r;
-
-        r = c1_cursor_expect(&ps->c, '[');
-        if (r < 0)
-                return r;
-        for (uint32_t i = 0; (r = c1_cursor_array_next(&ps->c, i, n, what)) > 0; i++) {
-                r = parse_column_proof(ps, &cols[i]);
-                if (r < 0)
-                        return r;
-                c1_cursor_pop(&ps->c);
-        }
-        return r;
+static int column_proof_element(struct c1_parser *ps, uint32_t i, void *out) {
+        return parse_column_proof(ps, &((struct c1_column_proof *)out)[i]);
 }
 
-static int parse_replica_columns(struct c1_parser *ps, struct c1_vanilla_proof *p) {
-        static const char *const names[] = {"c_x", "drg_parents", "exp_parents"};
-        struct c1_fields f = FIELDS(names, ALL(3));
-        int which, r;
+static int replica_columns_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_vanilla_proof *p = out;
 
-        r = c1_cursor_expect(&ps->c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(&ps->c, &f, &which)) > 0) {
-                if (which == 0)
-                        r = parse_column_proof(ps, &p->c_x);
-                else if (which == 1)
-                        r = parse_column_array(ps, p->drg_parents, POREP_DRG_PARENTS,
-                                               "drg_parents");
-                else
-                        r = parse_column_array(ps, p->exp_parents, POREP_EXP_PARENTS,
-                                               "exp_parents");
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        if (which == 0)
+                return parse_column_proof(ps, &p->c_x);
+        if (which == 1)
+                return parse_array(ps, POREP_DRG_PARENTS, "drg_parents", column_proof_element,
+                                   p->drg_parents);
+        return parse_array(ps, POREP_EXP_PARENTS, "exp_parents", column_proof_element,
+                           p->exp_parents);
 }
 
 /* A LabelingProof or EncodingProof: its node is a challenge, its layer 1..layers. */
+static int labeling_field(struct c1_parser *ps, int which, void *out) {
+        struct c1_labeling_proof *lp = out;
+
+        if (which == 0)
+                return parse_domains(ps, lp->parents, lp->n_parents, "parents");
+        if (which == 1)
+                return c1_cursor_u32(&ps->c, 1, ps->cfg->layers, &lp->layer_index);
+        return c1_cursor_u64(&ps->c, 0, ps->cfg->nodes - 1, &lp->node);
+}
+
 static int parse_labeling(struct c1_parser *ps, struct c1_labeling_proof *lp) {
         static const char *const names[] = {"parents", "layer_index", "node"};
         struct c1_fields f = FIELDS(names, ALL(3));
-        struct c1_cursor *c = &ps->c;
-        int which, r;
 
-        r = c1_cursor_expect(c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(c, &f, &which)) > 0) {
-                if (which == 0)
-                        r = parse_domains(c, lp->parents, lp->n_parents, "parents");
-                else if (which == 1)
-                        r = c1_cursor_u32(c, 1, ps->cfg->layers, &lp->layer_index);
-                else
-                        r = c1_cursor_u64(c, 0, ps->cfg->nodes - 1, &lp->node);
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        return parse_object(ps, &f, labeling_field, lp);
 }
 
-static int parse_labeling_array(struct c1_parser *ps, struct c1_vanilla_proof *p) {
-        int r;
+static int labeling_element(struct c1_parser *ps, uint32_t i, void *out) {
+        return parse_labeling(ps, &((struct c1_labeling_proof *)out)[i]);
+}
 
-        r = c1_cursor_expect(&ps->c, '[');
-        if (r < 0)
-                return r;
-        for (uint32_t i = 0;
-             (r = c1_cursor_array_next(&ps->c, i, p->n_labeling, "labeling proofs (layers)")) > 0;
-             i++) {
-                r = parse_labeling(ps, &p->labeling[i]);
-                if (r < 0)
-                        return r;
-                c1_cursor_pop(&ps->c);
+static int vanilla_proof_field(struct c1_parser *ps, int which, void *out) {
+        static const char *const names[] = {"c_x", "drg_parents", "exp_parents"};
+        struct c1_fields f = FIELDS(names, ALL(3));
+        struct c1_vanilla_proof *p = out;
+
+        switch (which) {
+        case 0:
+                return parse_merkle(ps, &p->comm_d_proof);
+        case 1:
+                return parse_merkle(ps, &p->comm_r_last_proof);
+        case 2:
+                return parse_object(ps, &f, replica_columns_field, p);
+        case 3:
+                return parse_array(ps, p->n_labeling, "labeling proofs (layers)", labeling_element,
+                                   p->labeling);
+        default:
+                return parse_labeling(ps, &p->encoding);
         }
-        return r;
 }
 
 static int parse_vanilla_proof(struct c1_parser *ps, struct c1_vanilla_proof *p) {
@@ -273,61 +260,26 @@ static int parse_vanilla_proof(struct c1_parser *ps, struct c1_vanilla_proof *p)
                                             "replica_column_proofs", "labeling_proofs",
                                             "encoding_proof"};
         struct c1_fields f = FIELDS(names, ALL(5));
-        int which, r;
 
-        r = c1_cursor_expect(&ps->c, '{');
-        if (r < 0)
-                return r;
-        while ((r = c1_cursor_field(&ps->c, &f, &which)) > 0) {
-                switch (which) {
-                case 0:
-                        r = parse_merkle(ps, &p->comm_d_proof);
-                        break;
-                case 1:
-                        r = parse_merkle(ps, &p->comm_r_last_proof);
-                        break;
-                case 2:
-                        r = parse_replica_columns(ps, p);
-                        break;
-                case 3:
-                        r = parse_labeling_array(ps, p);
-                        break;
-                default:
-                        r = parse_labeling(ps, &p->encoding);
-                }
-                if (r < 0)
-                        return r;
-        }
-        return r;
+        return parse_object(ps, &f, vanilla_proof_field, p);
+}
+
+static int challenge_element(struct c1_parser *ps, uint32_t i, void *out) {
+        return parse_vanilla_proof(ps, &((struct c1_vanilla_proof *)out)[i]);
+}
+
+static int partition_element(struct c1_parser *ps, uint32_t k, void *out) {
+        struct c1_output *c1 = ps->c1;
+
+        (void)out;
+        return parse_array(ps, c1->challenges_per_partition, "challenges in the partition",
+                           challenge_element,
+                           c1->proofs + (size_t)k * c1->challenges_per_partition);
 }
 
 /* [[Proof x challenges] x partitions] */
 static int parse_partitions(struct c1_parser *ps) {
-        struct c1_output *c1 = ps->c1;
-        struct c1_cursor *c = &ps->c;
-        int r;
-
-        r = c1_cursor_expect(c, '[');
-        for (uint32_t k = 0;
-             r >= 0 && (r = c1_cursor_array_next(c, k, c1->n_partitions, "partitions")) > 0; k++) {
-                struct c1_vanilla_proof *proofs =
-                        c1->proofs + (size_t)k * c1->challenges_per_partition;
-
-                r = c1_cursor_expect(c, '[');
-                for (uint32_t i = 0;
-                     r >= 0 && (r = c1_cursor_array_next(c, i, c1->challenges_per_partition,
-                                                         "challenges in the partition")) > 0;
-                     i++) {
-                        r = parse_vanilla_proof(ps, &proofs[i]);
-                        if (r < 0)
-                                return r;
-                        c1_cursor_pop(c);
-                }
-                if (r < 0)
-                        return r;
-                c1_cursor_pop(c);
-        }
-        return r;
+        return parse_array(ps, ps->c1->n_partitions, "partitions", partition_element, NULL);
 }
 
 /* {"StackedDrg32GiBV1":[...]}: the V1 name of the registered proof's size. */
@@ -459,11 +411,9 @@ int c1_parse(const char *json, size_t len, const char *what, struct c1_output **
         assert(json || len == 0);
         assert(ret);
 
-        if (len > C1_JSON_MAX_BYTES)
-                return log_error_errno(E2BIG,
-                                       "%s: %zu bytes, more than the %llu a C1 output may "
-                                       "have",
-                                       what, len, C1_JSON_MAX_BYTES);
+        r = c1_check_json_size(len, C1_JSON_MAX_BYTES, what, "a C1 output");
+        if (r < 0)
+                return r;
         c1_cursor_init(&ps.c, json, len, what);
         r = find_registered_proof(&ps.c, &ps.cfg);
         if (r < 0)

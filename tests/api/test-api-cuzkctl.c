@@ -2,7 +2,8 @@
 /*
  * cuzkctl against the API server with the toy handler: every command's
  * output and exit status (0 done, 1 the daemon refused or the job did not
- * complete, 2 bad arguments), --help of each command, an unreachable socket,
+ * complete, 2 bad arguments), --help of each command, an unreachable socket, one
+ * that never accepts (--timeout bounds the connect),
  * and what a submission carries (absolute paths, file contents, hex).
  */
 #include <setjmp.h>
@@ -15,10 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "api/cuzk.pb-c.h"
 #include "tests/lib/api-toy.h"
 #include "tests/lib/run.h"
@@ -62,6 +66,8 @@ static void test_status_and_metrics(void **state) {
                              "memory budget: 123.0 GiB reserved of 700.0 GiB, admission paused "
                              "by memory pressure\n");
         test_assert_contains(out, "memory enforcement: cgroup2\n");
+        test_assert_contains(out, "stalled: 2 workers and 1 prover killed for making no "
+                                  "progress, their partitions retried\n");
         test_assert_contains(out, "gpu 0: NVIDIA H200, 11.5 GiB free of 150.0 GiB, running job-1 "
                                   "(POREP_SEAL_COMMIT)\n");
         test_assert_contains(out, "gpu 1: NVIDIA H200, 150.0 GiB free of 150.0 GiB, idle\n");
@@ -238,6 +244,63 @@ static void test_await_timeout(void **state) {
         toy_server_stop(toy);
 }
 
+/* A listener that never accepts, its backlog full: a connect() to it waits. Returns the
+ * listening fd; the queued connections go to fds (closed by the caller). */
+static int listen_never_accepting(const char *path, int fds[], size_t n_fds) {
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        size_t n = 0;
+
+        assert_true(listener >= 0);
+        assert_true(strlen(path) < sizeof(sa.sun_path));
+        strcpy(sa.sun_path, path);
+        assert_int_equal(bind(listener, (struct sockaddr *)&sa, sizeof(sa)), 0);
+        assert_int_equal(listen(listener, 0), 0);
+        /* Non-blocking connects queue until the backlog is full: EAGAIN. */
+        for (; n < n_fds; n++) {
+                fds[n] = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+                assert_true(fds[n] >= 0);
+                if (connect(fds[n], (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+                        assert_int_equal(errno, EAGAIN);
+                        close(fds[n]);
+                        break;
+                }
+        }
+        assert_true(n < n_fds); /* the backlog is full */
+        for (size_t i = n; i < n_fds; i++)
+                fds[i] = -EBADF;
+        return listener;
+}
+
+/* --timeout bounds the connect() too: a daemon that does not accept is reported within it. */
+static void test_connect_timeout(void **state) {
+        char dir[] = "/tmp/test-api-cuzkctl-XXXXXX", path[64], *out;
+        int fds[16], listener;
+        uint64_t start;
+        (void)state;
+
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof(path), "%s/hung.sock", dir);
+        listener = listen_never_accepting(path, fds, sizeof(fds) / sizeof(fds[0]));
+        start = clock_now_usec();
+        assert_int_equal(run_ctl(&out, true, "-s '%s' -t 300 status", path), 1);
+        /* 300 ms, and the start of a process on a busy machine. */
+        assert_true(clock_now_usec() - start < 5000000);
+        test_assert_contains(out, "cannot connect to ");
+        test_assert_contains(out, "not accepted within 300 ms");
+        free(out);
+        /* Also for await, whose call has no limit of its own. */
+        assert_int_equal(run_ctl(&out, true, "-s '%s' -t 200 await job-1", path), 1);
+        test_assert_contains(out, "not accepted within 200 ms");
+        free(out);
+        for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+                if (fds[i] >= 0)
+                        close(fds[i]);
+        close(listener);
+        unlink(path);
+        rmdir(dir);
+}
+
 static void test_usage_errors(void **state) {
         static const char *const commands[] = {"status", "metrics", "submit",  "await",
                                                "prove",  "cancel",  "preload", "evict"};
@@ -275,6 +338,7 @@ int main(void) {
                 cmocka_unit_test(test_srs_commands),
                 cmocka_unit_test(test_await_timeout),
                 cmocka_unit_test(test_usage_errors),
+                cmocka_unit_test(test_connect_timeout),
         };
         char self[PATH_MAX];
         ssize_t n;

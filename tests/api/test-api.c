@@ -7,7 +7,7 @@
  *   - framing: a message split over DATA frames of 1 and 7 bytes, 100 MiB
  *     messages both ways, zero-length messages, a length above the limit,
  *     compressed and malformed prefixes, cut-short and extra messages,
- *     garbage protobuf, unknown methods;
+ *     garbage protobuf, strings holding a NUL byte, unknown methods;
  *   - concurrency and deferred answers: streams in flight together on one
  *     connection and on two, AwaitProof answered later from the loop or on
  *     its timeout, calls abandoned by a client that resets or disconnects;
@@ -484,6 +484,52 @@ static void test_malformed_requests(void **state) {
         toy_server_stop(toy);
 }
 
+/* A string field with a NUL byte (a path that protobuf-c would cut short there) is refused
+ * before the handler sees it, naming the field, in every method and at any depth. */
+static void test_nul_in_strings(void **state) {
+        struct toy_server *toy = start_toy(NULL);
+        struct api_client *client = connect_toy(toy);
+        /* SubmitProofRequest{proof_kind = 100, zkey_path = "/tmp/x\0/etc/shadow"}. */
+        static const uint8_t submit[] = {0,   0,   0,   0,   23,  0x10, 100, 0xa2, 0x06, 18,
+                                         '/', 't', 'm', 'p', '/', 'x',  0,   '/',  'e',  't',
+                                         'c', '/', 's', 'h', 'a', 'd',  'o', 'w'};
+        /* ProveRequest{submit = {wtns_path = "/w\0"}}. */
+        static const uint8_t prove[] = {0, 0, 0, 0, 8, 0x0a, 6, 0xaa, 0x06, 3, '/', 'w', 0};
+        /* PreloadSrsRequest{circuit_id = "/k.zkey\0x"}. */
+        static const uint8_t preload[] = {0,   0,   0,   0,   11,  0x0a, 9, '/',
+                                          'k', '.', 'z', 'k', 'e', 'y',  0, 'x'};
+        static const struct {
+                enum api_method method;
+                const uint8_t *body;
+                size_t length;
+                const char *field;
+        } cases[] = {
+                {API_METHOD_SUBMIT_PROOF, submit, sizeof(submit), "SubmitProofRequest.zkey_path"},
+                {API_METHOD_PROVE, prove, sizeof(prove), "ProveRequest.submit.wtns_path"},
+                {API_METHOD_PRELOAD_SRS, preload, sizeof(preload), "PreloadSrsRequest.circuit_id"},
+        };
+        _cleanup_free_ uint8_t *data = NULL;
+        size_t length;
+        (void)state;
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                const char *path = api_method_info(cases[i].method)->path;
+                char *message = NULL;
+
+                assert_int_equal(
+                        call_raw_status(client, path, cases[i].body, cases[i].length, &message),
+                        GRPC_STATUS_INVALID_ARGUMENT);
+                assert_non_null(message);
+                if (!strstr(message, cases[i].field) || !strstr(message, "NUL byte"))
+                        fail_msg("%s: \"%s\" does not name %s", path, message, cases[i].field);
+                free(message);
+                assert_int_equal(toy_server_last_request(toy, cases[i].method, &data, &length),
+                                 -ENOENT);
+        }
+        api_client_free(client);
+        toy_server_stop(toy);
+}
+
 static void test_unknown_methods(void **state) {
         struct toy_server *toy = start_toy(NULL);
         struct api_client *client = connect_toy(toy);
@@ -876,6 +922,7 @@ int main(void) {
                 cmocka_unit_test(test_large_messages),
                 cmocka_unit_test(test_zero_length_message),
                 cmocka_unit_test(test_malformed_requests),
+                cmocka_unit_test(test_nul_in_strings),
                 cmocka_unit_test(test_unknown_methods),
                 cmocka_unit_test(test_deferred_and_concurrent),
                 cmocka_unit_test(test_deferred_timeout_and_cancel),

@@ -5,9 +5,11 @@
 # wtns_path is refused at once while GetStatus still answers (it used to hang the whole
 # daemon); a spooled job whose .zkey became a FIFO while cuzkd was down fails at the
 # restart, which serves its socket at once; devices and directories are refused; a client (uid 65534) cannot prove with a root-only .zkey, nor learn a byte of
-# /etc/shadow; two submissions with one request id at once give one job.
-# Usage: test-cuzkd-files.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
+# /etc/shadow; two submissions with one request id at once give one job; a path with a
+# NUL byte is refused naming its field, never cut short at the NUL.
+# Usage: test-cuzkd-files.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR NODE
 source "$(dirname "$0")/../lib/cuzkd-lib.sh"
+NODE=$6
 
 start_cuzkd --max-workers 1 --budget 1G
 
@@ -83,6 +85,22 @@ check "/etc/shadow as nobody's witness is refused: $out" \
         grep -q "PERMISSION_DENIED: wtns_path /etc/shadow: Permission denied" <<<"$out"
 check "and none of its bytes are said" \
         test -z "$secret_head" -o "$(grep -c "$secret_head" <<<"$out")" = 0
+
+# Paths with a NUL byte, sent by grpc-js (cuzkctl's arguments cannot hold one): each
+# INVALID_ARGUMENT naming the field. Cut at the NUL, the first and second would name the
+# good key and witness, and prove.
+cat >"$DIR/nul-calls.json" <<EOF
+{"method": "SubmitProof", "request": {"proof_kind": "GROTH16_SNARKJS", "zkey_path": "$ZKEY\u0000/etc/shadow", "wtns_path": "$WTNS"}}
+{"method": "Prove", "request": {"submit": {"proof_kind": "GROTH16_SNARKJS", "zkey_path": "$ZKEY", "wtns_path": "$WTNS\u0000.x"}}}
+{"method": "SubmitProof", "request": {"proof_kind": "SYNTHETIC_PCE", "pce_path": "$DIR/plain\u0000x", "params_path": "$DIR/plain", "witness_path": "$DIR/plain"}}
+{"method": "PreloadSRS", "request": {"circuit_id": "$ZKEY\u0000/etc/shadow"}}
+EOF
+out=$("$NODE" "$(dirname "$0")/../node/grpc-client.js" "$SOCK" "$DIR/nul-calls.json" 2>&1)
+for field in SubmitProofRequest.zkey_path ProveRequest.submit.wtns_path \
+        SubmitProofRequest.pce_path PreloadSrsRequest.circuit_id; do
+        check "a NUL in $field is refused naming it: $(grep -F "$field" <<<"$out")" \
+                grep -qF "\"code\":3,\"details\":\"$field holds a NUL byte" <<<"$out"
+done
 
 # Two submissions with one request id at once: one job.
 submitters=()

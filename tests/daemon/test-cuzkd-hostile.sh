@@ -211,10 +211,14 @@ check "every submission naming a FIFO was refused at once" \
 grep -v "not a regular file" "$DIR/fifo.out" | sort | uniq -c | head -n 5
 cancels=$(grep -c "^cancel " "$DIR/cancel.out")
 denied=$(grep -c "^cancel .*PERMISSION_DENIED" "$DIR/cancel.out")
-echo "uid 65534's cancels of root's jobs: $denied of $cancels refused"
+# uid 65534 also holds 1000 idle connections: MaxConnectionsPerUser= may turn a cancel
+# away before it is read, which cancels nothing either.
+turned_away=$(grep -c "^cancel .*cannot connect" "$DIR/cancel.out")
+echo "uid 65534's cancels of root's jobs: $denied of $cancels refused, $turned_away turned" \
+        "away at the connection limit"
 check "every cancel of root's jobs by uid 65534 was refused" \
-        test "$denied" -eq "$cancels" -a "$cancels" -gt 0
-grep "^cancel " "$DIR/cancel.out" | grep -v PERMISSION_DENIED | head -n 5
+        test "$((denied + turned_away))" -eq "$cancels" -a "$denied" -gt 0
+grep "^cancel " "$DIR/cancel.out" | grep -v "PERMISSION_DENIED\|cannot connect" | head -n 5
 idle=$(grep -c "^connected 1000" "$DIR/idle.out")
 check "the 1000 idle connections were made ($idle rounds)" test "$idle" -gt 0
 echo "60 MiB messages held: $(sort "$DIR/hold-60m.out" | uniq -c | sort -rn | head -n 4 | tr -s '\n ' ' ')"

@@ -3,9 +3,11 @@
 # Liveness and PreloadSRS checks. PreloadSRS of files that are not a circuit's key (a
 # sparse 2 GiB file, /etc/shadow, a FIFO, a relative path) is refused before any byte is
 # reserved, and a key whose header is fine but whose body is not is released when no
-# prover can load it: jobs are admitted after each. A worker SIGSTOPped mid-partition
+# prover can load it (PreloadSRS answers the prover's failure): jobs are admitted after each.
+# A good key's PreloadSRS answers once the prover holds it. A worker SIGSTOPped mid-partition
 # and a SIGSTOPped prover are killed after WorkerStallTimeout= / ProverStallTimeout=
-# (short here), and their partitions complete. A path with a newline stays one log line.
+# (short here), their partitions complete, and GetStatus counts the kills (cuzkctl
+# status's "stalled:" line). A path with a newline stays one log line.
 # Usage: test-cuzkd-liveness.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
 source "$(dirname "$0")/../lib/cuzkd-lib.sh"
 
@@ -22,6 +24,7 @@ start_cuzkd --config "$DIR/cuzkd.conf" --max-workers 1 --budget 2G
 
 reserved() { status_field "memory budget"; }
 before=$(reserved)
+check "no stall is shown before any: $(status_field stalled)" test -z "$(status_field stalled)"
 
 # PreloadSRS refusals: each INVALID_ARGUMENT naming the file, nothing reserved.
 truncate -s $(((2 << 30) - (4 << 20))) "$DIR/sparse.bin"
@@ -52,18 +55,33 @@ check "nothing was reserved by the refused preloads ($(reserved))" test "$(reser
 check "a job completes after the refused preloads" await_verified "$(submit_job)"
 
 # A .zkey whose header is fine and whose points are not: reserved, the prover fails to load
-# it, and the reservation goes back to the budget.
+# it, PreloadSRS answers with the prover's error, and the reservation goes back.
 cp "$ZKEY" "$DIR/bad-points.zkey"
 size=$(stat -c %s "$ZKEY")
 head -c 4096 /dev/zero | tr '\0' '\377' |
         dd of="$DIR/bad-points.zkey" bs=1 seek=$((size / 2)) conv=notrunc status=none
 before=$(reserved)
-check "a .zkey with a good header is preloaded" ctl_quiet preload "$DIR/bad-points.zkey"
+out=$(ctl preload "$DIR/bad-points.zkey" 2>&1)
+check "PreloadSRS of a key no prover can load answers its failure: $out" \
+        grep -q "INVALID_ARGUMENT: circuit $DIR/bad-points.zkey: no prover could load it: " <<<"$out"
 check "its load failure is logged" wait_log "Preload of $DIR/bad-points.zkey failed on every prover"
-check "its reservation went back ($(reserved))" wait_until 50 test "$(reserved)" = "$before"
+check "its reservation went back ($(reserved))" test "$(reserved)" = "$before"
 check "the failure is counted" test "$(metric cuzk_preload_failures_total)" = 1
 check "a job completes after the failed preload" await_verified "$(submit_job)"
-check "a good .zkey preloads" ctl_quiet preload "$ZKEY"
+# PreloadSRS answers once the prover holds the key: GetStatus right after shows it (a copy
+# of the key the jobs use, so that it is a load of its own).
+cp "$ZKEY" "$DIR/fresh.zkey"
+keys_before=$(ctl status | sed -n 's/^prover 0: .*, keys \([^,]*\).*/\1/p')
+out=$(ctl preload "$DIR/fresh.zkey" 2>&1)
+check "a good .zkey preloads: $out" grep -q "fresh.zkey: loaded in" <<<"$out"
+status=$(ctl status)
+check "GetStatus right after lists it: $(grep '^srs .*fresh' <<<"$status")" \
+        grep -q "^srs $DIR/fresh.zkey: " <<<"$status"
+check "and the prover holds it (keys ${keys_before:-none} before): $(grep '^prover 0' <<<"$status")" \
+        test "$(sed -n 's/^prover 0: .*, keys \([^,]*\).*/\1/p' <<<"$status")" != "$keys_before"
+check "and evicts" ctl_quiet evict "$DIR/fresh.zkey"
+out=$(ctl preload "$ZKEY" 2>&1)
+check "the key the jobs use preloads at once: $out" grep -q "loaded\|already" <<<"$out"
 check "and evicts" ctl_quiet evict "$ZKEY"
 
 # A FIFO as the witness: refused at submission, or the worker fails it at once instead of
@@ -95,6 +113,8 @@ check "the stopped prover was killed for its stall" \
         grep -q "ProverStallTimeout=.*killing it" "$LOG"
 check "and restarted" grep -q "for making no progress (ProverStallTimeout=); restarting it" "$LOG"
 check "the prover kill is counted" test "$(metric cuzk_prover_stalled_kills_total)" = 1
+check "and shown by GetStatus: $(status_field stalled)" test "$(status_field stalled)" = \
+        "0 workers and 1 prover killed for making no progress, their partitions retried"
 kill -CONT "$prover" 2>/dev/null
 
 # A worker SIGSTOPped mid-partition: the test hook holds the first worker in its partition
@@ -124,5 +144,8 @@ if have_test_hooks "the stopped worker"; then
         check "its partition was retried" \
                 grep -qE "attempt 1 of 3 failed \(synthesis worker .* killed by signal 9.*WorkerStallTimeout=" "$LOG"
         check "the worker kill is counted" test "$(metric cuzk_worker_stalled_kills_total)" -ge 1
+        check "and shown by GetStatus: $(status_field stalled)" \
+                grep -qE "^[1-9][0-9]* workers? and 0 provers killed for making no progress" \
+                <<<"$(status_field stalled)"
 fi
 finish

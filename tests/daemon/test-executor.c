@@ -28,8 +28,8 @@
  *      holds a task fails that task and the other proves meanwhile; a GPU that
  *      cannot be opened is out of service, and with no prover left a task
  *      fails saying so;
- *  11. preloaded keys: loaded by every prover before a task, a missing one
- *      answered as a failure, loaded again by a restarted prover; evicted,
+ *  11. preloaded keys: loaded by every prover before a task (executor_preload_state says
+ *      so), a missing one answered as a failure, loaded again by a restarted prover; evicted,
  *      dropped by every prover and not loaded again after a restart.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/daemon/executor-helper.c). Needs root
@@ -734,6 +734,7 @@ static void test_preload(void **state) {
         struct ctx *c = *state;
         struct executor_prover_info p0, p1;
         _cleanup_free_ char *missing = tmp_path("missing.zkey");
+        char message[1024];
         int old_pid;
 
         ctx_start_devices(c, &domain, helper_path, two_cpu_provers, 2);
@@ -746,8 +747,21 @@ static void test_preload(void **state) {
                 executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path, NULL),
                 0);
         assert_false(executor_preloads_settled(c->executor));
+        assert_int_equal(executor_preload_state(c->executor, JOB_GROTH16_SNARKJS,
+                                                snarkjs_job.zkey_path, message, sizeof(message)),
+                         0); /* loading */
         run_until_preloaded(c, 120);
         assert_true(c->n_preload_progress >= 4);
+        /* what PreloadSRS answers by: the key held, the missing file's failure */
+        assert_int_equal(executor_preload_state(c->executor, JOB_GROTH16_SNARKJS,
+                                                snarkjs_job.zkey_path, message, sizeof(message)),
+                         1);
+        assert_true(executor_preload_state(c->executor, JOB_GROTH16_SNARKJS, missing, message,
+                                           sizeof(message)) < 0);
+        assert_non_null(strstr(message, "no prover could load it"));
+        assert_int_equal(executor_preload_state(c->executor, JOB_SYNTHETIC_PCE,
+                                                snarkjs_job.zkey_path, message, sizeof(message)),
+                         -ENOENT);
         assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
         assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
         assert_int_equal(p0.preloads_done, 2);
@@ -774,6 +788,9 @@ static void test_preload(void **state) {
 
         /* evicted: both provers drop it, and a restarted one does not load it again */
         executor_evict_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path);
+        assert_int_equal(executor_preload_state(c->executor, JOB_GROTH16_SNARKJS,
+                                                snarkjs_job.zkey_path, message, sizeof(message)),
+                         -ECANCELED);
         for (uint64_t end = now_sec() + 60;;) {
                 assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
                 assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);

@@ -4,8 +4,8 @@
  * hash index, with many jobs and after removals; request ids per owner (another user's equal
  * request id is another job); ResultRetention: ended jobs forgotten
  * once their retention is over, not before, never while a partition still runs; a
- * retention of 0 forgets a job once its result was delivered; the timer on the event
- * loop does it by itself.
+ * retention of 0 forgets a job once its result was delivered, and none is forgotten while
+ * its result is being spooled; the timer on the event loop does it by itself.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,6 +210,30 @@ static void test_retention_zero(void **state) {
         sd_event_unref(event);
 }
 
+/* A job whose result is still being written to the spool is not forgotten, however old:
+ * its removal from the spool would overtake the result. */
+static void test_result_spooling(void **state) {
+        static struct forgotten f;
+        struct job_table t;
+        sd_event *event = NULL;
+        struct job *job;
+        (void)state;
+
+        f.n = 0;
+        assert_int_equal(sd_event_new(&event), 0);
+        job_table_init(&t, event);
+        assert_int_equal(job_table_set_retention(&t, 10 * SEC, on_forget, &f), 0);
+        job = add(&t, "writing", "", JOB_COMPLETED, 1);
+        job->result_spooling = true;
+        assert_int_equal(job_table_expire(&t, 1000 * SEC), 0);
+        assert_non_null(job_table_find(&t, "writing"));
+        job->result_spooling = false; /* written */
+        assert_int_equal(job_table_expire(&t, 1000 * SEC), 1);
+        assert_true(was_forgotten(&f, "writing"));
+        job_table_done(&t);
+        sd_event_unref(event);
+}
+
 /* Request ids are per owner: the same id from root, two users and anonymous peers names
  * four jobs; each owner finds its own, before and after another's is forgotten; the
  * unfinished counts are per owner. */
@@ -295,7 +319,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_lookup),         cmocka_unit_test(test_expiry),
                 cmocka_unit_test(test_retention_zero), cmocka_unit_test(test_request_per_owner),
-                cmocka_unit_test(test_timer),
+                cmocka_unit_test(test_timer),          cmocka_unit_test(test_result_spooling),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,8 @@ void toy_fill_status(void *get_status_response) {
         s->memory_reserved_bytes = 123ull << 30;
         s->admission_paused = true;
         s->memory_enforcement = (char *)"cgroup2";
+        s->stalled_worker_kills = 2;
+        s->stalled_prover_kills = 1;
 }
 
 static void record_request(struct toy_server *toy, enum api_method method,
