@@ -91,14 +91,23 @@ flood() { # NAME COMMAND...: loops COMMAND, its output in $DIR/NAME.out
         ) >>"$DIR/$name.out" 2>&1 &
         FLOOD_PIDS+=($!)
 }
+# A flood ends its round by itself within 10 s or is killed; a killed client would leave a
+# shell's "Terminated" among its answers.
 stop_floods() {
         touch "$DIR/stop"
+        local deadline=$(($(now_ms) + 10000))
+        while [ "$(now_ms)" -lt "$deadline" ] && running_floods; do sleep 0.1; done
         for pid in "${FLOOD_PIDS[@]}"; do
                 for child in $(pgrep -P "$pid"); do kill "$child" 2>/dev/null; done
                 kill "$pid" 2>/dev/null
                 wait "$pid" 2>/dev/null
         done
         FLOOD_PIDS=()
+}
+running_floods() {
+        local pid
+        for pid in "${FLOOD_PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && return 0; done
+        return 1
 }
 trap 'stop_floods; cleanup' EXIT
 
@@ -121,7 +130,7 @@ monitor_once() {
 # uid 65534 cancels every job of root's it knows of.
 cancel_root_jobs() {
         local job
-        while read -r job; do
+        while read -r job && flooding; do
                 echo "cancel $job: $(timeout 6 "${NOBODY[@]}" "$CUZKCTL" -s "$SOCK" -t 5000 \
                         cancel "$job" 2>&1)"
         done < <(cat "$DIR/nobody/good-ids" 2>/dev/null)
