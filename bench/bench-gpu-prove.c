@@ -191,53 +191,6 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, struct partit
         return r;
 }
 
-/* w's compact form: its 0/1 aux as bits, the others in order. */
-struct compact_witness {
-        struct pce_compact_witness cw;
-        uint64_t *bitmaps, *rank;
-        fr_t *nums;
-};
-
-static void compact_witness_free(struct compact_witness *c) {
-        free(c->bitmaps);
-        free(c->rank);
-        free(c->nums);
-}
-
-static int compact_witness_make(const fr_t *w, uint32_t n_public, size_t n_vars,
-                                struct compact_witness *ret) {
-        const uint64_t n_aux = n_vars - 1 - n_public, words = pce_bitmap_words(n_aux);
-        uint64_t *is_bit, *bit_value, n_nums = 0;
-        const fr_t *aux = w + 1 + n_public;
-        int r;
-
-        ret->bitmaps = calloc(2 * (words ? words : 1), sizeof(uint64_t));
-        ret->nums = malloc((n_aux ? n_aux : 1) * sizeof(fr_t));
-        if (!ret->bitmaps || !ret->nums)
-                return -ENOMEM;
-        is_bit = ret->bitmaps;
-        bit_value = is_bit + words;
-        for (uint64_t j = 0; j < n_aux; j++) {
-                const bool one = fr_is_one(&aux[j]);
-                if (one || fr_is_zero(&aux[j])) {
-                        is_bit[j / 64] |= (uint64_t)1 << (j % 64);
-                        bit_value[j / 64] |= (uint64_t)one << (j % 64);
-                } else
-                        ret->nums[n_nums++] = aux[j];
-        }
-        r = pce_compact_rank(is_bit, n_aux, &ret->rank);
-        if (r < 0)
-                return r;
-        ret->cw = (struct pce_compact_witness){.n_inputs = n_public,
-                                               .inputs = w,
-                                               .n_aux = n_aux,
-                                               .is_bit = is_bit,
-                                               .bit_value = bit_value,
-                                               .nums = ret->nums,
-                                               .rank = ret->rank};
-        return 0;
-}
-
 static int bench_size(unsigned k, const struct gpu_tuning *tuning, bool compact) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
@@ -310,13 +263,14 @@ static int bench_size(unsigned k, const struct gpu_tuning *tuning, bool compact)
                 return r;
         fprintf(stderr, "2^%u: SpMV (a, b, c) in %.2f s\n", k, now_sec() - t0);
 
-        _cleanup_(compact_witness_free) struct compact_witness cw = {0};
+        _cleanup_(pce_compact_owned_free) struct pce_compact_owned cw = {0};
         struct partition_input in = {.w = w, .abc = abc};
         if (compact) {
-                if ((r = compact_witness_make(w, pce->n_public, n_vars, &cw)) < 0)
+                if ((r = pce_compact_from_full(w, pce->n_public, n_vars - 1 - pce->n_public, &cw)) <
+                    0)
                         return r;
                 in.pce = pce;
-                in.cw = &cw.cw;
+                in.cw = &cw.w;
         }
         r = run_partitions(k, &pk, &in, tuning);
         for (int m = 0; m < 3; m++)

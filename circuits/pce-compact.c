@@ -4,6 +4,8 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,4 +139,56 @@ void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out) {
                                 out[base + j] = w->nums[next++];
                 }
         }
+}
+
+void pce_compact_owned_free(struct pce_compact_owned *c) {
+        if (!c)
+                return;
+        free(c->bitmaps);
+        free(c->rank);
+        free(c->nums);
+        *c = (struct pce_compact_owned){0};
+}
+
+int pce_compact_from_full(const fr_t *w, uint32_t n_inputs, uint64_t n_aux,
+                          struct pce_compact_owned *ret) {
+        const uint64_t words = pce_bitmap_words(n_aux);
+        const fr_t *aux;
+        uint64_t *is_bit, *bit_value, n_nums = 0;
+        int r;
+
+        assert(w && ret);
+        aux = w + 1 + n_inputs;
+        *ret = (struct pce_compact_owned){0};
+        if (n_aux > PTRDIFF_MAX / sizeof(fr_t))
+                return -ENOMEM;
+        ret->bitmaps = calloc(2 * (words ? words : 1), sizeof(uint64_t));
+        ret->nums = malloc((n_aux ? n_aux : 1) * sizeof(fr_t));
+        if (!ret->bitmaps || !ret->nums) {
+                pce_compact_owned_free(ret);
+                return -ENOMEM;
+        }
+        is_bit = ret->bitmaps;
+        bit_value = is_bit + words;
+        for (uint64_t j = 0; j < n_aux; j++) {
+                const bool one = fr_is_one(&aux[j]);
+                if (one || fr_is_zero(&aux[j])) {
+                        is_bit[j / 64] |= (uint64_t)1 << (j % 64);
+                        bit_value[j / 64] |= (uint64_t)one << (j % 64);
+                } else
+                        ret->nums[n_nums++] = aux[j];
+        }
+        r = pce_compact_rank(is_bit, n_aux, &ret->rank);
+        if (r < 0) {
+                pce_compact_owned_free(ret);
+                return r;
+        }
+        ret->w = (struct pce_compact_witness){.n_inputs = n_inputs,
+                                              .inputs = w,
+                                              .n_aux = n_aux,
+                                              .is_bit = is_bit,
+                                              .bit_value = bit_value,
+                                              .nums = ret->nums,
+                                              .rank = ret->rank};
+        return 0;
 }

@@ -42,3 +42,17 @@ int pce_evaluate_compact(const struct pce *pce, const struct pce_compact_witness
 
 /* The full witness (1 + n_inputs + n_aux values) into out; multi-threaded. */
 void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out);
+
+/* A compact witness with the memory it owns (pce_compact_from_full). */
+struct pce_compact_owned {
+        struct pce_compact_witness w;
+        uint64_t *bitmaps; /* is_bit, then bit_value */
+        uint64_t *rank;
+        fr_t *nums;
+};
+
+/* The compact form of a full witness (1 + n_inputs + n_aux values, w[0] ONE): every aux
+ * equal to 0 or 1 becomes a bit. ret->w borrows w's inputs. Returns 0 or -ENOMEM. */
+int pce_compact_from_full(const fr_t *w, uint32_t n_inputs, uint64_t n_aux,
+                          struct pce_compact_owned *ret);
+void pce_compact_owned_free(struct pce_compact_owned *c);

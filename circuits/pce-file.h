@@ -51,3 +51,14 @@ int pce_save(const struct pce *pce, const char *path);
 /* Returns 0 or a negative errno (logged, naming the file): -EBADMSG for a
  * corrupt or truncated file, -EOPNOTSUPP for another version. */
 int pce_load(const char *path, struct pce **ret);
+
+/* What a PCE file's header says of the circuit: enough to size and check a partition
+ * without mapping the matrices (a compact witness needs nothing else). */
+struct pce_file_shape {
+        uint32_t n_public, n_rows, n_cols;
+        unsigned log_domain_size; /* as pce_log_domain_size() */
+};
+
+/* Reads and checks path's header (pce_header_check; rows, and more columns than public
+ * inputs). Returns 0 or a negative errno, logged naming the file and the value. */
+int pce_file_shape(const char *path, struct pce_file_shape *ret);

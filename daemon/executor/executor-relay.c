@@ -18,6 +18,7 @@
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,7 +163,41 @@ static int on_no_prover(sd_event_source *s, void *userdata) {
 /* The ready prover in service with the fewest tasks in hand, below PROVER_MAX_IN_HAND;
  * on a tie, the one whose last task is oldest (so that a light load still turns over
  * every GPU). */
-static struct prover_slot *least_loaded(struct executor *e) {
+static bool prover_on_gpu(const struct prover_slot *p) {
+        return strcmp(p->backend, "cuda") == 0;
+}
+
+/*
+ * A worker hands a PCE circuit's witness on in compact form when every prover in service
+ * is ready on a GPU that holds the circuit's PCE with room to spare: the PCE file at most
+ * an eighth of the card (a 32 GiB sector's 7.5 GB PCE takes 5.9 GB on the card, beside
+ * its 38 GiB of resident G1 bases and two partitions in flight). Otherwise the full form:
+ * a CPU prover, a prover not ready yet, a small card.
+ */
+enum ipc_witness_form executor_witness_form(const struct executor *e,
+                                            const struct executor_task *spec) {
+        const struct job_inputs *in = spec->inputs;
+        unsigned on_gpu = 0;
+        struct stat st;
+
+        if ((in->kind != JOB_SYNTHETIC_PCE && in->kind != JOB_POREP_C2) || !in->pce_path ||
+            stat(in->pce_path, &st) < 0)
+                return IPC_WITNESS_FULL;
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                const struct prover_slot *p = &e->provers[i];
+
+                if (p->out_of_service)
+                        continue;
+                if (!p->ready || !prover_on_gpu(p) ||
+                    (uint64_t)st.st_size > p->memory_total_bytes / 8)
+                        return IPC_WITNESS_FULL;
+                on_gpu++;
+        }
+        return on_gpu > 0 ? IPC_WITNESS_COMPACT : IPC_WITNESS_FULL;
+}
+
+/* The ready prover with the fewest tasks in hand that takes t's witness form. */
+static struct prover_slot *least_loaded(struct executor *e, const struct task *t) {
         struct prover_slot *best = NULL;
 
         for (unsigned i = 0; i < e->n_provers; i++) {
@@ -170,6 +205,8 @@ static struct prover_slot *least_loaded(struct executor *e) {
 
                 if (!p->ready || p->out_of_service || p->sock < 0 ||
                     p->in_hand >= PROVER_MAX_IN_HAND)
+                        continue;
+                if (t->synth.witness_form == IPC_WITNESS_COMPACT && !prover_on_gpu(p))
                         continue;
                 if (!best || p->in_hand < best->in_hand ||
                     (p->in_hand == best->in_hand && p->last_relay < best->last_relay))
@@ -192,7 +229,7 @@ void executor_prover_relay(struct executor *e, struct task *t) {
                                   t->spec.task_id);
                 return;
         }
-        p = least_loaded(e);
+        p = least_loaded(e, t);
         if (!p) {
                 /* IPC_PROVER_READY relays it. */
                 log_info("Task %" PRIu64 " partition %u: synthesized, waiting for a prover",
@@ -203,7 +240,7 @@ void executor_prover_relay(struct executor *e, struct task *t) {
         r = executor_task_ipc(&t->spec, &prove.task);
         if (r >= 0)
                 r = ipc_send(p->sock, IPC_PROVE, &prove, sizeof(prove), (int[]){t->abc_fd, t->w_fd},
-                             2);
+                             t->synth.witness_form == IPC_WITNESS_COMPACT ? 1 : 2);
         if (r == -EAGAIN) {
                 executor_prover_kill_hung(p);
                 return;
@@ -212,7 +249,8 @@ void executor_prover_relay(struct executor *e, struct task *t) {
                 return; /* the prover is going away: its successor or another gets the task */
         /* Ours go: the prover's copies are the last, so its close frees the pages. */
         close(TAKE_FD(t->abc_fd));
-        close(TAKE_FD(t->w_fd));
+        if (t->w_fd >= 0)
+                close(TAKE_FD(t->w_fd));
         t->state = TASK_AT_PROVER;
         t->prover = p;
         p->in_hand++;

@@ -210,17 +210,28 @@ static void on_synth_done(struct worker_slot *slot, const struct ipc_synth_done 
         struct task *t = slot->task;
 
         if (!t || t->state != TASK_SYNTHESIZING || t->spec.task_id != done->task_id ||
-            t->canceled) {
+            t->canceled || done->witness_form != t->witness_form) {
                 if (!t || t->spec.task_id != done->task_id)
                         log_warning("Worker w%u sent evaluations for task %" PRIu64
                                     ", which it does not run",
                                     slot->index, done->task_id);
+                else if (done->witness_form != t->witness_form)
+                        log_warning("Worker w%u sent task %" PRIu64 " in witness form %" PRIu32
+                                    ", asked for %" PRIu32 ": dropped",
+                                    slot->index, done->task_id, done->witness_form,
+                                    t->witness_form);
                 close(fds[0]);
-                close(fds[1]);
+                if (fds[1] >= 0)
+                        close(fds[1]);
                 return;
         }
         /* The worker holds everything it filled now; its exit may come after the proof. */
         slot_read_peak(slot);
+        if (done->witness_form == IPC_WITNESS_COMPACT)
+                log_info("Task %" PRIu64 " partition %u: compact witness of %.1f MB in %.2f s "
+                         "(worker peak %.1f MB)",
+                         done->task_id, t->spec.partition, (double)done->compact_bytes / 1e6,
+                         (double)done->synthesis_usec / 1e6, (double)slot->peak_bytes / 1e6);
         t->synth = *done;
         t->abc_fd = fds[0];
         t->w_fd = fds[1];
@@ -454,6 +465,7 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
         r = executor_task_ipc(&t->spec, &task);
         if (r < 0)
                 return r;
+        task.witness_form = t->witness_form = executor_witness_form(e, &t->spec);
         worker_limits(e, &t->spec, &limits);
         r = prepare_cgroup(e, slot, &limits);
         if (r < 0)

@@ -117,6 +117,7 @@ void executor_task_finish(struct task *t, struct executor_result *result) {
         }
         result->oom_killed = result->oom_killed || t->oom_killed;
         result->synthesis_usec = t->synth.synthesis_usec;
+        result->witness_form = t->synth.witness_form;
         if (t->slot)
                 result->worker_peak_bytes = t->slot->peak_bytes;
         if (result->failure != EXECUTOR_OK)

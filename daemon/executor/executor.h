@@ -97,6 +97,9 @@ struct executor_result {
         const char *public_json; /* JOB_GROTH16_SNARKJS */
         uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec;
         uint64_t worker_peak_bytes; /* from the worker's cgroup where known */
+        /* How the worker handed the witness on: 0 a, b, c and the witness, 1 the compact
+         * witness alone (a CUDA prover made a, b, c on the card; ipc.h) */
+        uint32_t witness_form;
 };
 
 struct executor_callbacks {

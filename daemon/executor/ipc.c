@@ -56,8 +56,9 @@ size_t ipc_expected_fds(const struct ipc_message *message) {
         assert(message);
         switch (message->type) {
         case IPC_SYNTH_DONE:
+                return message->synth_done.witness_form == IPC_WITNESS_COMPACT ? 1 : 2;
         case IPC_PROVE:
-                return 2;
+                return message->prove.synth.witness_form == IPC_WITNESS_COMPACT ? 1 : 2;
         case IPC_RESULT:
                 return message->result.status.failure == 0 ? 1 : 0;
         default:

@@ -5,9 +5,10 @@
  * framing; file descriptors ride along with SCM_RIGHTS):
  *
  *   supervisor -> worker    IPC_TASK          what to synthesize
- *   worker -> supervisor    IPC_SYNTH_DONE    + a/b/c memfd, witness memfd
+ *   worker -> supervisor    IPC_SYNTH_DONE    + a/b/c memfd, witness memfd, or (a
+ *                                             compact witness) one memfd of it
  *                           IPC_FAILED        the input could not be used
- *   supervisor -> prover    IPC_PROVE         + a/b/c memfd, witness memfd
+ *   supervisor -> prover    IPC_PROVE         + the worker's memfds
  *                           IPC_CANCEL        drop a task
  *                           IPC_LOAD_KEY      load a key now (a preload)
  *                           IPC_EVICT_KEY     drop a key (ipc_load_key, answered too)
@@ -51,23 +52,38 @@ enum ipc_type {
 #define IPC_MESSAGE_TEXT 512
 #define IPC_STAGE_TEXT 48
 
+/*
+ * What a worker hands on. FULL: a, b, c (3 x 2^k fr_t) and the witness (n_vars fr_t), as
+ * every prover takes them. COMPACT (circuits with a PCE, for a CUDA prover): the witness
+ * alone, its 0/1 values as bits (ipc-compact.h), a few MB where the full form is GBs; the
+ * prover evaluates a, b, c on the card from the PCE it keeps there.
+ */
+enum ipc_witness_form {
+        IPC_WITNESS_FULL = 0,
+        IPC_WITNESS_COMPACT = 1,
+};
+
 /* A task as the worker and the prover see it (paths NUL-terminated). */
 struct ipc_task {
         uint64_t task_id;
         uint32_t kind; /* enum job_kind */
         uint32_t partition;
+        uint32_t witness_form; /* enum ipc_witness_form: what the worker hands on */
+        uint32_t reserved;
         char circuit_path[PATH_MAX]; /* .zkey (snarkjs) or PCE file */
         char key_path[PATH_MAX];     /* .zkey (snarkjs) or bellperson .params */
         char witness_path[PATH_MAX]; /* .wtns, or the C1 output of a PoRep job */
 };
 
-/* The worker's answer; fds: a/b/c (3 x 2^log_domain_size fr_t), witness (n_vars fr_t). */
+/* The worker's answer; fds: a/b/c (3 x 2^log_domain_size fr_t) and the witness (n_vars
+ * fr_t), or the compact witness alone (compact_bytes, ipc-compact.h). */
 struct ipc_synth_done {
         uint64_t task_id;
         uint64_t n_vars;
         uint32_t log_domain_size;
-        uint32_t reserved;
+        uint32_t witness_form; /* enum ipc_witness_form: the task's */
         uint64_t synthesis_usec;
+        uint64_t compact_bytes; /* IPC_WITNESS_COMPACT: the memfd's size */
 };
 
 /* A failure with its text (enum executor_failure, negative errno). */

@@ -32,7 +32,13 @@ static int cpu_prove_start(struct prover_backend *backend, const struct prover_i
         int r;
 
         assert(backend);
-        assert(in && in->pk && in->w && in->a && in->b && in->c);
+        assert(in && in->pk);
+        if (in->compact)
+                return log_error_errno(EOPNOTSUPP,
+                                       "%s: a compact witness for the CPU backend, which takes "
+                                       "a, b, c from the worker",
+                                       in->circuit_path ? in->circuit_path : "(no circuit)");
+        assert(in->w && in->a && in->b && in->c);
         assert(in->log_domain_size == in->pk->log_domain_size);
         assert(ret);
 

@@ -4,19 +4,34 @@
  * prover-backend.h table. prove_start runs the GPU stage (and starts the
  * B_G2 tail where it finishes first); prove_finish joins it and assembles.
  * Keys are pinned for the GPU the first time they are seen (they stay
- * loaded in the prover's key cache, which owns them).
+ * loaded in the prover's key cache, which owns them). A compact witness
+ * proves with its circuit's PCE on the card: uploaded from the PCE file the
+ * first time (the host mapping let go at once), kept until the key goes.
  */
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "circuits/pce-file.h"
 #include "common/cleanup.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "cuda/gpu-prove.h"
+#include "cuda/pce-eval.h"
 #include "daemon/prover/prover-backend.h"
 
 #define CUDA_PINNED_KEYS_MAX 16
+#define CUDA_PCES_MAX 16
+
+/* A circuit's PCE on the card, for the compact witnesses of one key's partitions. */
+struct cuda_pce {
+        const struct groth16_pk *pk;
+        char *path;
+        gpu_pce_t *d;
+};
 
 struct cuda_backend {
         struct prover_backend base;
@@ -25,6 +40,8 @@ struct cuda_backend {
         /* Keys pinned so far (cudaHostRegister), unpinned at the end. */
         const struct groth16_pk *pinned[CUDA_PINNED_KEYS_MAX];
         size_t n_pinned;
+        struct cuda_pce pces[CUDA_PCES_MAX];
+        size_t n_pces;
 };
 
 struct prover_partial {
@@ -39,6 +56,71 @@ static void cuda_pin_once(struct cuda_backend *cuda, const struct groth16_pk *pk
                 return; /* unpinned keys still work, with slower copies */
         if (gpu_prover_register_pk(cuda->gpu, pk) >= 0)
                 cuda->pinned[cuda->n_pinned++] = pk;
+}
+
+/* Checks a loaded PCE against the key its partitions prove with. */
+static int pce_fits_key(const struct pce *pce, const char *path, const struct groth16_pk *pk) {
+        if (pce->n_cols != pk->n_vars || pce->n_public != pk->n_public ||
+            pce_log_domain_size(pce) != pk->log_domain_size)
+                return log_error_errno(EINVAL,
+                                       "%s: %" PRIu32 " wires, %" PRIu32
+                                       " public inputs, domain 2^%u; the key has %zu, %zu, 2^%u",
+                                       path, pce->n_cols, pce->n_public, pce_log_domain_size(pce),
+                                       pk->n_vars, pk->n_public, pk->log_domain_size);
+        return 0;
+}
+
+/* The PCE at path on the card for pk's partitions: uploaded the first time. */
+static int cuda_pce_get(struct cuda_backend *cuda, const struct groth16_pk *pk, const char *path,
+                        const gpu_pce_t **ret) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        struct cuda_pce *e;
+        uint64_t t0;
+        int r;
+
+        for (size_t i = 0; i < cuda->n_pces; i++)
+                if (cuda->pces[i].pk == pk && strcmp(cuda->pces[i].path, path) == 0) {
+                        *ret = cuda->pces[i].d;
+                        return 0;
+                }
+        if (cuda->n_pces == CUDA_PCES_MAX)
+                return log_error_errno(ENOSPC, "%s: %d PCEs on GPU %d already, expected fewer",
+                                       path, CUDA_PCES_MAX, cuda->ordinal);
+        t0 = clock_now_usec();
+        r = pce_load(path, &pce);
+        if (r < 0)
+                return r;
+        r = pce_fits_key(pce, path, pk);
+        if (r < 0)
+                return r;
+        e = &cuda->pces[cuda->n_pces];
+        e->path = strdup(path);
+        if (!e->path)
+                return -ENOMEM;
+        r = gpu_prover_upload_pce(cuda->gpu, pce, &e->d);
+        if (r < 0) {
+                free(TAKE_PTR(e->path));
+                return log_error_errno(r, "%s: the PCE does not go onto GPU %d: %m", path,
+                                       cuda->ordinal);
+        }
+        e->pk = pk;
+        cuda->n_pces++;
+        log_info("%s: PCE on GPU %d (%" PRIu32 " rows) in %.2f s", path, cuda->ordinal, pce->n_rows,
+                 (double)(clock_now_usec() - t0) / 1e6);
+        *ret = e->d;
+        return 0;
+}
+
+static void cuda_pces_forget(struct cuda_backend *cuda, const struct groth16_pk *pk) {
+        for (size_t i = 0; i < cuda->n_pces;) {
+                if (pk && cuda->pces[i].pk != pk) {
+                        i++;
+                        continue;
+                }
+                gpu_pce_free(cuda->pces[i].d);
+                free(cuda->pces[i].path);
+                cuda->pces[i] = cuda->pces[--cuda->n_pces];
+        }
 }
 
 static void cuda_partial_free(struct prover_partial *partial) {
@@ -56,7 +138,8 @@ static int cuda_prove_start(struct prover_backend *backend, const struct prover_
 
         assert(backend);
         cuda = (struct cuda_backend *)backend;
-        assert(in && in->pk && in->w && in->a && in->b && in->c);
+        assert(in && in->pk &&
+               ((in->w && in->a && in->b && in->c) || (in->compact && in->circuit_path)));
         assert(in->log_domain_size == in->pk->log_domain_size);
         assert(ret);
 
@@ -64,7 +147,14 @@ static int cuda_prove_start(struct prover_backend *backend, const struct prover_
         if (!partial)
                 return -ENOMEM;
         cuda_pin_once(cuda, in->pk);
-        r = gpu_prove_start(cuda->gpu, in->pk, in->w, in->a, in->b, in->c, &partial->gpu);
+        if (in->compact) {
+                const gpu_pce_t *d_pce = NULL;
+                r = cuda_pce_get(cuda, in->pk, in->circuit_path, &d_pce);
+                if (r >= 0)
+                        r = gpu_prove_start_compact(cuda->gpu, in->pk, d_pce, in->compact,
+                                                    &partial->gpu);
+        } else
+                r = gpu_prove_start(cuda->gpu, in->pk, in->w, in->a, in->b, in->c, &partial->gpu);
         if (r < 0)
                 return r; /* gpu_prove_start said what failed */
         *ret = TAKE_PTR(partial);
@@ -92,6 +182,7 @@ static void cuda_free(struct prover_backend *backend) {
 
         if (!cuda)
                 return;
+        cuda_pces_forget(cuda, NULL);
         for (size_t i = 0; i < cuda->n_pinned; i++)
                 gpu_prover_unregister_pk(cuda->gpu, cuda->pinned[i]);
         gpu_prover_free(cuda->gpu);
@@ -115,6 +206,7 @@ static int cuda_device_info(struct prover_backend *backend, struct prover_device
 static void cuda_forget_key(struct prover_backend *backend, const struct groth16_pk *pk) {
         struct cuda_backend *cuda = (struct cuda_backend *)backend;
 
+        cuda_pces_forget(cuda, pk);
         for (size_t i = 0; i < cuda->n_pinned; i++)
                 if (cuda->pinned[i] == pk) {
                         gpu_prover_unregister_pk(cuda->gpu, pk);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "circuits/pce-compact.h"
 #include "zk/groth16.h"
 
 struct prover_inputs {
@@ -31,6 +32,12 @@ struct prover_inputs {
          * private copy). */
         fr_t *a, *b, *c;
         unsigned log_domain_size; /* == pk->log_domain_size */
+        /* Or, instead of w and a, b, c: the compact witness (circuits/pce-compact.h),
+         * borrowed during prove_start only, and its circuit's PCE file, whose matrices a
+         * CUDA backend keeps on the card to make a, b, c and w there. A backend without
+         * that refuses it (-EOPNOTSUPP). */
+        const struct pce_compact_witness *compact;
+        const char *circuit_path;
 };
 
 struct prover_backend;

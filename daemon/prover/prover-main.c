@@ -52,35 +52,41 @@
 
 #include "daemon/prover/prover.h"
 
-/* A relayed task: checks and maps the witness, queues it for the start thread. */
-static void receive_prove(struct prover *p, const struct ipc_prove *request, int fds[2]) {
-        const struct ipc_synth_done *s = &request->synth;
-        struct prove_job *job;
+/* A compact witness's memfd (job->abc_fd): checked, mapped, its layout checked. */
+static int map_compact(struct prove_job *job) {
+        const struct ipc_synth_done *s = &job->request.synth;
+        char what[64];
+        void *map;
+        int r;
+
+        snprintf(what, sizeof(what), "task %" PRIu64 " compact witness", job->request.task.task_id);
+        if (s->compact_bytes == 0 || s->compact_bytes > SIZE_MAX)
+                return log_error_errno(EBADMSG, "%s: %" PRIu64 " bytes", what, s->compact_bytes);
+        r = ipc_memfd_check(job->abc_fd, s->compact_bytes, what, false);
+        if (r < 0)
+                return r;
+        map = mmap(NULL, s->compact_bytes, PROT_READ, MAP_SHARED, job->abc_fd, 0);
+        if (map == MAP_FAILED)
+                return log_error_errno(errno, "Mapping %s failed: %m", what);
+        job->compact = map;
+        job->compact_bytes = s->compact_bytes;
+        return ipc_compact_view(map, s->compact_bytes, s->n_vars, what, &job->view);
+}
+
+/* a/b/c (job->abc_fd) and the witness (job->w_fd): checked, the witness mapped. */
+static int map_full(struct prove_job *job) {
+        const struct ipc_synth_done *s = &job->request.synth;
         char what[64];
         int r;
 
-        job = calloc(1, sizeof(*job));
-        if (!job) {
-                close(fds[0]);
-                close(fds[1]);
-                log_error("Task %" PRIu64 ": out of memory", request->task.task_id);
-                return;
-        }
-        job->request = *request;
-        job->request.task.circuit_path[PATH_MAX - 1] = 0;
-        job->request.task.key_path[PATH_MAX - 1] = 0;
-        job->request.task.witness_path[PATH_MAX - 1] = 0;
-        job->abc_fd = fds[0];
-        job->w_fd = fds[1];
         job->w_bytes = s->n_vars * sizeof(fr_t);
-
-        snprintf(what, sizeof(what), "task %" PRIu64 " a/b/c", request->task.task_id);
+        snprintf(what, sizeof(what), "task %" PRIu64 " a/b/c", job->request.task.task_id);
         r = s->log_domain_size < 40
                     ? ipc_memfd_check(job->abc_fd, (3u * sizeof(fr_t)) << s->log_domain_size, what,
                                       true)
                     : -EINVAL;
         if (r >= 0) {
-                snprintf(what, sizeof(what), "task %" PRIu64 " witness", request->task.task_id);
+                snprintf(what, sizeof(what), "task %" PRIu64 " witness", job->request.task.task_id);
                 r = s->n_vars > 0 ? ipc_memfd_check(job->w_fd, job->w_bytes, what, false) : -EINVAL;
         }
         if (r >= 0) {
@@ -90,6 +96,29 @@ static void receive_prove(struct prover *p, const struct ipc_prove *request, int
                 else
                         job->w = w;
         }
+        return r;
+}
+
+/* A relayed task: checks and maps the witness, queues it for the start thread. */
+static void receive_prove(struct prover *p, const struct ipc_prove *request, int fds[2]) {
+        struct prove_job *job;
+        int r;
+
+        job = calloc(1, sizeof(*job));
+        if (!job) {
+                close(fds[0]);
+                if (fds[1] >= 0)
+                        close(fds[1]);
+                log_error("Task %" PRIu64 ": out of memory", request->task.task_id);
+                return;
+        }
+        job->request = *request;
+        job->request.task.circuit_path[PATH_MAX - 1] = 0;
+        job->request.task.key_path[PATH_MAX - 1] = 0;
+        job->request.task.witness_path[PATH_MAX - 1] = 0;
+        job->abc_fd = fds[0];
+        job->w_fd = fds[1];
+        r = request->synth.witness_form == IPC_WITNESS_COMPACT ? map_compact(job) : map_full(job);
         if (r < 0) {
                 prover_send_failure(p, job, EXECUTOR_FAILED_PROVER, r,
                                     "the synthesized data could not be mapped");

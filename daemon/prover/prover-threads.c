@@ -59,6 +59,13 @@ static void job_close_abc(struct prove_job *job) {
         job->abc_fd = -EBADF;
 }
 
+static void job_release_compact(struct prove_job *job) {
+        ipc_compact_view_release(&job->view);
+        if (job->compact)
+                (void)munmap((void *)job->compact, job->compact_bytes);
+        job->compact = NULL;
+}
+
 void prover_job_free(struct prover *p, struct prove_job *job) {
         if (!job)
                 return;
@@ -66,6 +73,7 @@ void prover_job_free(struct prover *p, struct prove_job *job) {
                 p->backend->ops->partial_free(job->partial);
         if (job->w)
                 (void)munmap((void *)job->w, job->w_bytes);
+        job_release_compact(job);
         job_close_abc(job);
         if (job->w_fd >= 0)
                 close(job->w_fd);
@@ -143,6 +151,26 @@ static int job_key(struct prover *p, struct prove_job *job, char *text, size_t t
         return 0;
 }
 
+/* prove_start from the compact witness, then lets its memfd go. */
+static int job_start_compact(struct prover *p, struct prove_job *job) {
+        const struct prover_inputs in = {
+                .pk = job->pk,
+                .log_domain_size = job->request.synth.log_domain_size,
+                .compact = &job->view.w,
+                .circuit_path = job->request.task.circuit_path,
+        };
+        uint64_t t0 = clock_now_usec();
+        int r;
+
+        prover_send_progress(p, job->request.task.task_id,
+                             "start (a/b/c on the GPU from the compact witness; NTT; G1 MSMs)");
+        r = p->backend->ops->prove_start(p->backend, &in, &job->partial);
+        job_release_compact(job);
+        job_close_abc(job);
+        job->start_usec = clock_now_usec() - t0;
+        return r;
+}
+
 /* Maps the evaluations privately, runs prove_start and lets the memfd go. */
 static int job_start(struct prover *p, struct prove_job *job) {
         const size_t n = (size_t)1 << job->request.synth.log_domain_size;
@@ -152,6 +180,8 @@ static int job_start(struct prover *p, struct prove_job *job) {
         fr_t *abc;
         int r;
 
+        if (job->compact)
+                return job_start_compact(p, job);
         abc = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, job->abc_fd, 0);
         if (abc == MAP_FAILED)
                 return log_error_errno(errno,

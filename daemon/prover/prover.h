@@ -10,15 +10,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/executor/ipc-compact.h"
 #include "daemon/executor/ipc.h"
 #include "daemon/prover/prover-backend.h"
 #include "daemon/prover/prover-keys.h"
 
 struct prove_job {
         struct ipc_prove request;
-        int abc_fd, w_fd;
-        const fr_t *w; /* the witness memfd, mapped read-only */
+        int abc_fd, w_fd; /* a compact witness's memfd in abc_fd */
+        const fr_t *w;    /* the witness memfd, mapped read-only */
         size_t w_bytes;
+        const void *compact; /* a compact witness's memfd, mapped read-only */
+        size_t compact_bytes;
+        struct ipc_compact_view view; /* ... checked */
         const struct groth16_pk *pk;
         struct prover_partial *partial;
         bool canceled; /* under prover.lock */

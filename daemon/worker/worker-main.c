@@ -88,8 +88,8 @@ static int send_failure(int sock, uint64_t task_id, int error) {
 }
 
 int worker_main(int argc, char **argv) {
-        _cleanup_(worker_synth_output_close) struct worker_synth_output out = {.abc_fd = -EBADF,
-                                                                               .w_fd = -EBADF};
+        _cleanup_(worker_synth_output_close) struct worker_synth_output out = {
+                .abc_fd = -EBADF, .w_fd = -EBADF, .compact_fd = -EBADF};
         struct ipc_message message;
         struct ipc_synth_done done;
         int fds[IPC_MAX_FDS];
@@ -127,9 +127,15 @@ int worker_main(int argc, char **argv) {
                 .task_id = message.task.task_id,
                 .n_vars = out.n_vars,
                 .log_domain_size = out.log_domain_size,
+                .witness_form = out.witness_form,
                 .synthesis_usec = clock_now_usec() - t0,
+                .compact_bytes = out.compact_bytes,
         };
-        r = ipc_send(sock, IPC_SYNTH_DONE, &done, sizeof(done), (int[]){out.abc_fd, out.w_fd}, 2);
+        if (out.witness_form == IPC_WITNESS_COMPACT)
+                r = ipc_send(sock, IPC_SYNTH_DONE, &done, sizeof(done), &out.compact_fd, 1);
+        else
+                r = ipc_send(sock, IPC_SYNTH_DONE, &done, sizeof(done),
+                             (int[]){out.abc_fd, out.w_fd}, 2);
         if (r < 0) {
                 log_error_errno(r, "Task %" PRIu64 ": sending the evaluations up failed: %m",
                                 done.task_id);

@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "circuits/cs/cs.h"
+#include "circuits/pce-compact.h"
 #include "circuits/pce-file.h"
 #include "circuits/porep/stacked.h"
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/executor/executor.h"
+#include "daemon/executor/ipc-compact.h"
 #include "filecoin/c1/c1.h"
 #include "formats/bellperson_io.h"
 #include "formats/wtns.h"
@@ -110,6 +112,41 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
         return 0;
 }
 
+/* The compact witness into its memfd. */
+static int fill_compact(const struct pce_compact_witness *w, unsigned log_domain_size,
+                        struct worker_synth_output *ret) {
+        _cleanup_(filling_release) struct filling f = {.fd = -EBADF};
+        const size_t bytes = ipc_compact_bytes(w->n_inputs, w->n_aux, ipc_compact_nums(w));
+        int r;
+
+        if (bytes == 0)
+                return log_error_errno(E2BIG, "A compact witness of %" PRIu64 " aux: too large",
+                                       w->n_aux);
+        r = filling_new("cuzk-compact-witness", bytes, &f);
+        if (r < 0)
+                return r;
+        ipc_compact_write(w, f.map);
+        r = filling_finish(&f, false, &ret->compact_fd);
+        if (r < 0)
+                return r;
+        ret->compact_bytes = bytes;
+        ret->n_vars = 1 + (uint64_t)w->n_inputs + w->n_aux;
+        ret->log_domain_size = log_domain_size;
+        return 0;
+}
+
+/* A compact witness must fit the PCE it will be evaluated with. */
+static int check_compact_shape(const char *witness_path, const struct pce_compact_witness *w,
+                               const char *circuit_path, const struct pce_file_shape *shape) {
+        if (w->n_inputs != shape->n_public || 1 + (uint64_t)w->n_inputs + w->n_aux != shape->n_cols)
+                return log_error_errno(EINVAL,
+                                       "%s: 1 + %" PRIu32 " inputs + %" PRIu64 " aux, %s expects "
+                                       "%" PRIu32 " inputs of %" PRIu32 " wires",
+                                       witness_path, w->n_inputs, w->n_aux, circuit_path,
+                                       shape->n_public, shape->n_cols);
+        return 0;
+}
+
 static int check_witness_length(const char *witness_path, const struct wtns *w,
                                 const char *circuit_path, uint32_t n_vars) {
         if (w->n_values != n_vars)
@@ -139,11 +176,36 @@ static int synthesize_snarkjs(const struct ipc_task *task, struct worker_synth_o
                             zc.log2_domain_size, ret);
 }
 
+/* A synthetic job's compact witness: its .wtns's 0/1 aux become bits. */
+static int synthesize_pce_compact(const struct ipc_task *task, struct worker_synth_output *ret) {
+        _cleanup_(pce_compact_owned_free) struct pce_compact_owned cw = {0};
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        struct pce_file_shape shape;
+        int r;
+
+        r = pce_file_shape(task->circuit_path, &shape);
+        if (r < 0)
+                return r;
+        r = wtns_load(task->witness_path, &w);
+        if (r < 0)
+                return r;
+        r = check_witness_length(task->witness_path, w, task->circuit_path, shape.n_cols);
+        if (r < 0)
+                return r;
+        r = pce_compact_from_full(w->values, shape.n_public, shape.n_cols - 1 - shape.n_public,
+                                  &cw);
+        if (r < 0)
+                return log_error_errno(r, "%s: the compact witness: %m", task->witness_path);
+        return fill_compact(&cw.w, shape.log_domain_size, ret);
+}
+
 static int synthesize_pce(const struct ipc_task *task, struct worker_synth_output *ret) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_(wtns_freep) struct wtns *w = NULL;
         int r;
 
+        if (task->witness_form == IPC_WITNESS_COMPACT)
+                return synthesize_pce_compact(task, ret);
         r = pce_load(task->circuit_path, &pce);
         if (r < 0)
                 return r;
@@ -157,11 +219,10 @@ static int synthesize_pce(const struct ipc_task *task, struct worker_synth_outpu
                             pce_log_domain_size(pce), ret);
 }
 
-/* Partition k's full witness (PCE column order) from the C1 output at c1_path, bare or in
+/* Partition k's witness (its constraint system) from the C1 output at c1_path, bare or in
  * Curio's envelope (the supervisor checked it when the job came in). */
-static int porep_partition_witness(const char *c1_path, unsigned k, fr_t **ret, size_t *ret_n) {
+static int porep_partition_cs(const char *c1_path, unsigned k, struct cs **ret) {
         _cleanup_(c1_output_freep) struct c1_output *c1 = NULL;
-        _cleanup_(cs_freep) struct cs *cs = NULL;
         struct bellperson_map map;
         int r;
 
@@ -175,13 +236,47 @@ static int porep_partition_witness(const char *c1_path, unsigned k, fr_t **ret, 
         if (k >= c1->n_partitions)
                 return log_error_errno(EINVAL, "%s: partition %u, the C1 output has %u", c1_path, k,
                                        c1->n_partitions);
-        r = porep_circuit_witness(c1, k, &cs);
-        if (r >= 0)
-                r = cs_witness_full(cs, ret, ret_n);
+        r = porep_circuit_witness(c1, k, ret);
         if (r < 0)
                 return log_error_errno(r, "%s: partition %u: cannot compute its witness: %m",
                                        c1_path, k);
         return 0;
+}
+
+/* Partition k's full witness (PCE column order). */
+static int porep_partition_witness(const char *c1_path, unsigned k, fr_t **ret, size_t *ret_n) {
+        _cleanup_(cs_freep) struct cs *cs = NULL;
+        int r;
+
+        r = porep_partition_cs(c1_path, k, &cs);
+        if (r >= 0 && (r = cs_witness_full(cs, ret, ret_n)) < 0)
+                return log_error_errno(r, "%s: partition %u: cannot compute its witness: %m",
+                                       c1_path, k);
+        return r;
+}
+
+/* A PoRep task's compact witness, straight from the constraint system's bits. */
+static int synthesize_porep_compact(const struct ipc_task *task, struct worker_synth_output *ret) {
+        _cleanup_(cs_freep) struct cs *cs = NULL;
+        _cleanup_free_ uint64_t *rank = NULL;
+        struct pce_compact_witness cw;
+        struct pce_file_shape shape;
+        int r;
+
+        r = pce_file_shape(task->circuit_path, &shape);
+        if (r < 0)
+                return r;
+        r = porep_partition_cs(task->witness_path, task->partition, &cs);
+        if (r < 0)
+                return r;
+        r = cs_witness_compact(cs, &cw, &rank);
+        if (r < 0)
+                return log_error_errno(r, "%s: partition %" PRIu32 ": its compact witness: %m",
+                                       task->witness_path, task->partition);
+        r = check_compact_shape(task->witness_path, &cw, task->circuit_path, &shape);
+        if (r < 0)
+                return r;
+        return fill_compact(&cw, shape.log_domain_size, ret);
 }
 
 /* A PoRep task: the witness first, its C1 and constraint system freed before the memfds are
@@ -193,6 +288,8 @@ static int synthesize_porep(const struct ipc_task *task, struct worker_synth_out
         size_t n = 0;
         int r;
 
+        if (task->witness_form == IPC_WITNESS_COMPACT)
+                return synthesize_porep_compact(task, ret);
         r = porep_partition_witness(task->witness_path, task->partition, &w, &n);
         if (r < 0)
                 return r;
@@ -228,7 +325,10 @@ static int check_regular_file(const char *path) {
 }
 
 int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *ret) {
-        struct worker_synth_output out = {.abc_fd = -EBADF, .w_fd = -EBADF};
+        struct worker_synth_output out = {.witness_form = task->witness_form,
+                                          .abc_fd = -EBADF,
+                                          .w_fd = -EBADF,
+                                          .compact_fd = -EBADF};
         int r;
 
         assert(task);
@@ -239,6 +339,13 @@ int worker_synthesize(const struct ipc_task *task, struct worker_synth_output *r
                 r = check_regular_file(task->witness_path);
         if (r < 0)
                 return r;
+        if (task->witness_form != IPC_WITNESS_FULL &&
+            (task->witness_form != IPC_WITNESS_COMPACT || task->kind == JOB_GROTH16_SNARKJS))
+                return log_error_errno(EINVAL,
+                                       "Task %" PRIu64 ": witness form %" PRIu32
+                                       " for job kind %" PRIu32
+                                       ", expected the full form (a compact one needs a PCE)",
+                                       task->task_id, task->witness_form, task->kind);
         switch (task->kind) {
         case JOB_GROTH16_SNARKJS:
                 r = synthesize_snarkjs(task, &out);
@@ -265,5 +372,7 @@ void worker_synth_output_close(struct worker_synth_output *output) {
                 close(output->abc_fd);
         if (output->w_fd >= 0)
                 close(output->w_fd);
-        output->abc_fd = output->w_fd = -EBADF;
+        if (output->compact_fd >= 0)
+                close(output->compact_fd);
+        output->abc_fd = output->w_fd = output->compact_fd = -EBADF;
 }

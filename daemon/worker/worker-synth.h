@@ -13,6 +13,10 @@
  *   PoRep jobs       the C1 output: partition k's witness computed from it
  *                    (circuits/porep/stacked.h), a, b, c from the sector
  *                    size's PCE file (mapped).
+ *
+ * A task of IPC_WITNESS_COMPACT (a PCE circuit for a CUDA prover) gets the witness
+ * alone, in compact form, in one sealed memfd: the PCE's header is all the worker reads
+ * of it, and a, b, c are never made on the host.
  */
 #pragma once
 
@@ -21,8 +25,11 @@
 #include "daemon/executor/ipc.h"
 
 struct worker_synth_output {
-        int abc_fd; /* sealed memfd, 3 << log_domain_size fr_t */
-        int w_fd;   /* sealed memfd, n_vars fr_t */
+        uint32_t witness_form; /* enum ipc_witness_form, the task's */
+        int abc_fd;            /* FULL: sealed memfd, 3 << log_domain_size fr_t */
+        int w_fd;              /* FULL: sealed memfd, n_vars fr_t */
+        int compact_fd;        /* COMPACT: sealed memfd, compact_bytes (ipc-compact.h) */
+        uint64_t compact_bytes;
         uint64_t n_vars;
         unsigned log_domain_size;
 };

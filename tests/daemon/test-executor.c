@@ -64,12 +64,20 @@
 #include "zk/groth16_pack.h"
 #include "common/cleanup.h"
 #include "daemon/executor/executor.h"
+#include "daemon/executor/ipc.h"
 #include "formats/bellperson_params.h"
 #include "formats/filecoin_proof.h"
 #include "formats/snarkjs-json.h"
 #include "formats/wtns-save.h"
 #include "tests/lib/formats-common.h"
 #include "zk/groth16_setup.h"
+#if HAVE_CUDA
+#include "cuda/gpu.h"
+#else
+static int gpu_device_count(void) {
+        return 0;
+}
+#endif
 
 #define MiB (UINT64_C(1) << 20)
 
@@ -94,6 +102,7 @@ struct record {
         bool oom_killed;
         bool released_before;
         uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec, worker_peak_bytes;
+        uint32_t witness_form;
         uint8_t proof[FILECOIN_PROOF_BYTES];
         size_t proof_size;
         char *proof_json, *public_json;
@@ -158,6 +167,7 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
                 .gpu_stage_usec = result->gpu_stage_usec,
                 .g2_tail_usec = result->g2_tail_usec,
                 .worker_peak_bytes = result->worker_peak_bytes,
+                .witness_form = result->witness_form,
         };
         snprintf(r->message, sizeof(r->message), "%s", result->message);
         print_message("  task %llu: failure %d, oom_killed %d, \"%s\"\n",
@@ -588,6 +598,44 @@ static void run_until_prover_settled(struct ctx *c, unsigned index, unsigned tim
                                  timeout_s);
                 assert_true(sd_event_run(c->event, 100000) >= 0);
         }
+}
+
+/* The same task with GPU 0's prover (where this build has CUDA and a GPU answers): the
+ * worker hands on the compact witness alone, the prover makes a, b, c on the card from
+ * the PCE, and the proof verifies. With only CPU provers, the full form. */
+static void test_synthetic_task_gpu(void **state) {
+        static const int gpu0[] = {0};
+        struct ctx *c = *state;
+        struct groth16_proof proof;
+        struct executor_prover_info p0;
+
+        if (!HAVE_CUDA || gpu_device_count() <= 0) {
+                assert_int_equal(c->n_done, 0);
+                ctx_start(c);
+                submit_roomy(c, 8, &synthetic_job, 0);
+                run_until_done(c, 1, 120);
+                assert_int_equal(c->done[0].failure, EXECUTOR_OK);
+                assert_int_equal(c->done[0].witness_form, IPC_WITNESS_FULL);
+                ctx_stop(c);
+                skip();
+        }
+        ctx_start_devices(c, &domain, helper_path, gpu0, 1);
+        run_until_prover_settled(c, 0, 60);
+        assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+        assert_true(p0.in_service);
+        for (unsigned i = 0; i < 2; i++) {
+                submit_roomy(c, 20 + i, &synthetic_job, i);
+                run_until_done(c, i + 1, 120);
+                assert_int_equal(c->done[i].failure, EXECUTOR_OK);
+                assert_int_equal(c->done[i].witness_form, IPC_WITNESS_COMPACT);
+                assert_true(c->done[i].released_before);
+                assert_int_equal(filecoin_proof_decode(c->done[i].proof, FILECOIN_PROOF_BYTES,
+                                                       "proof", &proof),
+                                 0);
+                assert_int_equal(groth16_verify(&synthetic_keys->vk, synthetic_witness + 1, &proof),
+                                 1);
+        }
+        ctx_stop(c);
 }
 
 static const int two_cpu_provers[] = {EXECUTOR_DEVICE_CPU, EXECUTOR_DEVICE_CPU};
@@ -1148,6 +1196,7 @@ int main(int argc, char **argv) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_snarkjs_task, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_task, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_synthetic_task_gpu, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_bellperson_layout, ctx_setup,
                                                 ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_killed, ctx_setup, ctx_teardown),

@@ -15,11 +15,14 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/cleanup.h"
+#include "circuits/pce-file.h"
 #include "circuits/pce-setup.h"
 #include "circuits/synthetic.h"
 #include "common/log.h"
@@ -80,7 +83,12 @@ static void prove_several(struct prover_backend *backend, const struct groth16_p
         const fr_t *pub = w + 1;
 
         for (int i = 0; i < PARTS; i++) {
-                const struct prover_inputs in = {pk, w, a[i], b[i], c[i], pk->log_domain_size};
+                const struct prover_inputs in = {.pk = pk,
+                                                 .w = w,
+                                                 .a = a[i],
+                                                 .b = b[i],
+                                                 .c = c[i],
+                                                 .log_domain_size = pk->log_domain_size};
                 assert_int_equal(backend->ops->prove_start(backend, &in, &partial[i]), 0);
         }
         for (int k = 0; k < PARTS; k++) {
@@ -141,6 +149,38 @@ static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[PARTS], f
         }
 }
 
+/* The same partitions from the compact witness and the circuit's PCE file: the CUDA
+ * backend evaluates a, b, c and w on the card (the PCE uploaded once per key, again
+ * after the key is forgotten), and the proofs verify; the CPU backend refuses. */
+static void prove_compact(struct prover_backend *backend, const struct groth16_pk *pk,
+                          const struct groth16_vk *vk, const char *pce_path, const fr_t *w) {
+        _cleanup_(pce_compact_owned_free) struct pce_compact_owned cw = {0};
+        const struct prover_inputs in = {.pk = pk,
+                                         .log_domain_size = pk->log_domain_size,
+                                         .compact = &cw.w,
+                                         .circuit_path = pce_path};
+        struct prover_partial *partial[PARTS] = {NULL};
+        struct groth16_proof proof;
+
+        assert_int_equal(pce_compact_from_full(w, (uint32_t)pk->n_public,
+                                               pk->n_vars - 1 - pk->n_public, &cw),
+                         0);
+        if (strcmp(backend->ops->name, "cuda") != 0) {
+                assert_int_equal(backend->ops->prove_start(backend, &in, &partial[0]), -EOPNOTSUPP);
+                return;
+        }
+        for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < PARTS; i++)
+                        assert_int_equal(backend->ops->prove_start(backend, &in, &partial[i]), 0);
+                for (int i = PARTS - 1; i >= 0; i--) {
+                        assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof),
+                                         0);
+                        assert_int_equal(groth16_verify(vk, w + 1, &proof), 1);
+                }
+                backend->ops->forget_key(backend, pk);
+        }
+}
+
 /* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
  * from groth16_setup, with a point per wire and in bellperson's layout (A
  * and B points for their wires only, which the provers gather scalars
@@ -156,7 +196,10 @@ static void prove_synthetic(struct prover_backend *backend) {
         struct groth16_toxic_waste tw;
         struct groth16_pk packed;
         fr_t *a[PARTS], *b[PARTS], *c[PARTS];
+        char dir[] = "/tmp/test-prover-backend-XXXXXX", pce_path[64];
 
+        assert_non_null(mkdtemp(dir));
+        snprintf(pce_path, sizeof(pce_path), "%s/c.pce", dir);
         assert_int_equal(synthetic_params_resolve(&params), 0);
         assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
         groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
@@ -164,6 +207,8 @@ static void prove_synthetic(struct prover_backend *backend) {
 
         evaluate_pce(pce, w, a, b, c);
         prove_several(backend, &keys->pk, &keys->vk, w, a, b, c);
+        assert_int_equal(pce_save(pce, pce_path), 0);
+        prove_compact(backend, &keys->pk, &keys->vk, pce_path, w);
 
         assert_int_equal(pce_wire_density(pce, PCE_A, &a_density), 0);
         assert_int_equal(pce_wire_density(pce, PCE_B, &b_density), 0);
@@ -171,6 +216,9 @@ static void prove_synthetic(struct prover_backend *backend) {
         assert_int_equal(groth16_pk_pack(&keys->pk, a_density, b_density, &arrays, &packed), 0);
         evaluate_pce(pce, w, a, b, c);
         prove_several(backend, &packed, &keys->vk, w, a, b, c);
+        prove_compact(backend, &packed, &keys->vk, pce_path, w);
+        unlink(pce_path);
+        rmdir(dir);
 }
 
 static void prove_twice_and_verify(struct prover_backend *backend) {

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The compact witness's memfd layout (see ipc-compact.h). */
+#include "ipc-compact.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+
+static uint64_t bitmap_tail_mask(uint64_t n_aux) {
+        /* the bits of the last word past n_aux */
+        return n_aux % 64 ? ~UINT64_C(0) << (n_aux % 64) : 0;
+}
+
+size_t ipc_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums) {
+        const uint64_t limit = SIZE_MAX / 4 / sizeof(fr_t);
+
+        if (n_aux > limit || n_nums > n_aux)
+                return 0;
+        return sizeof(struct ipc_compact_header) + ((size_t)n_inputs + 1) * sizeof(fr_t) +
+               2 * pce_bitmap_words(n_aux) * sizeof(uint64_t) + (size_t)n_nums * sizeof(fr_t);
+}
+
+static uint64_t count_bits(const uint64_t *words, uint64_t n_words) {
+        uint64_t n = 0;
+
+        for (uint64_t k = 0; k < n_words; k++)
+                n += (uint64_t)__builtin_popcountll(words[k]);
+        return n;
+}
+
+uint64_t ipc_compact_nums(const struct pce_compact_witness *w) {
+        assert(w);
+        return w->n_aux - count_bits(w->is_bit, pce_bitmap_words(w->n_aux));
+}
+
+void ipc_compact_write(const struct pce_compact_witness *w, void *map) {
+        const size_t words = pce_bitmap_words(w->n_aux);
+        struct ipc_compact_header header = {
+                .magic = IPC_COMPACT_MAGIC,
+                .n_inputs = w->n_inputs,
+                .n_aux = w->n_aux,
+                .n_nums = ipc_compact_nums(w),
+        };
+        uint8_t *p = map;
+
+        memcpy(p, &header, sizeof(header));
+        p += sizeof(header);
+        memcpy(p, w->inputs, ((size_t)w->n_inputs + 1) * sizeof(fr_t));
+        p += ((size_t)w->n_inputs + 1) * sizeof(fr_t);
+        memcpy(p, w->is_bit, words * sizeof(uint64_t));
+        p += words * sizeof(uint64_t);
+        memcpy(p, w->bit_value, words * sizeof(uint64_t));
+        p += words * sizeof(uint64_t);
+        memcpy(p, w->nums, header.n_nums * sizeof(fr_t));
+}
+
+/* The bitmaps agree: values only where bits are, nothing past n_aux, and n_nums
+ * aux that are not bits. */
+static int check_bitmaps(const struct ipc_compact_header *h, const uint64_t *is_bit,
+                         const uint64_t *bit_value, const char *what) {
+        const uint64_t words = pce_bitmap_words(h->n_aux);
+
+        for (uint64_t k = 0; k < words; k++)
+                if (bit_value[k] & ~is_bit[k])
+                        return log_error_errno(EBADMSG,
+                                               "%s: aux %" PRIu64 "..: a bit value where no bit "
+                                               "is, expected none",
+                                               what, 64 * k);
+        if (words && ((is_bit[words - 1] | bit_value[words - 1]) & bitmap_tail_mask(h->n_aux)))
+                return log_error_errno(EBADMSG, "%s: bits past aux %" PRIu64 ", expected none",
+                                       what, h->n_aux);
+        if (h->n_aux - count_bits(is_bit, words) != h->n_nums)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu64 " aux are not bits, the header says %" PRIu64,
+                                       what, h->n_aux - count_bits(is_bit, words), h->n_nums);
+        return 0;
+}
+
+int ipc_compact_view(const void *map, size_t bytes, uint64_t n_vars, const char *what,
+                     struct ipc_compact_view *ret) {
+        struct ipc_compact_header h;
+        const uint8_t *p = map;
+        size_t words, expected;
+        int r;
+
+        assert(map || bytes == 0);
+        assert(what && ret);
+        *ret = (struct ipc_compact_view){0};
+        if (bytes < sizeof(h))
+                return log_error_errno(EBADMSG, "%s: %zu bytes, expected a header of %zu", what,
+                                       bytes, sizeof(h));
+        memcpy(&h, p, sizeof(h));
+        if (memcmp(h.magic, IPC_COMPACT_MAGIC, sizeof(h.magic)) != 0)
+                return log_error_errno(EBADMSG, "%s: not a compact witness (magic), expected %s",
+                                       what, IPC_COMPACT_MAGIC);
+        if (h.n_aux >= n_vars || (uint64_t)h.n_inputs + 1 + h.n_aux != n_vars)
+                return log_error_errno(EBADMSG,
+                                       "%s: 1 + %" PRIu32 " inputs + %" PRIu64
+                                       " aux, expected %" PRIu64 " wires",
+                                       what, h.n_inputs, h.n_aux, n_vars);
+        expected = ipc_compact_bytes(h.n_inputs, h.n_aux, h.n_nums);
+        if (expected == 0 || expected != bytes)
+                return log_error_errno(
+                        EBADMSG, "%s: %zu bytes, expected %zu for %" PRIu64 " values not bits",
+                        what, bytes, expected, h.n_nums);
+        words = pce_bitmap_words(h.n_aux);
+        const fr_t *inputs = (const fr_t *)(p + sizeof(h));
+        const uint64_t *is_bit = (const uint64_t *)(inputs + h.n_inputs + 1);
+        const uint64_t *bit_value = is_bit + words;
+        if (!fr_is_one(&inputs[0]))
+                return log_error_errno(EBADMSG, "%s: input 0 is not ONE", what);
+        r = check_bitmaps(&h, is_bit, bit_value, what);
+        if (r < 0)
+                return r;
+        r = pce_compact_rank(is_bit, h.n_aux, &ret->rank);
+        if (r < 0)
+                return log_error_errno(r, "%s: the rank of %" PRIu64 " aux: %m", what, h.n_aux);
+        ret->w = (struct pce_compact_witness){
+                .n_inputs = h.n_inputs,
+                .inputs = inputs,
+                .n_aux = h.n_aux,
+                .is_bit = is_bit,
+                .bit_value = bit_value,
+                .nums = (const fr_t *)(bit_value + words),
+                .rank = ret->rank,
+        };
+        return 0;
+}
+
+void ipc_compact_view_release(struct ipc_compact_view *view) {
+        if (!view)
+                return;
+        free(view->rank);
+        *view = (struct ipc_compact_view){0};
+}
