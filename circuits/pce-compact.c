@@ -141,6 +141,13 @@ void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out) {
         }
 }
 
+size_t pce_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums) {
+        if (n_aux > PTRDIFF_MAX / 4 / sizeof(fr_t) || n_nums > n_aux)
+                return 0;
+        return ((size_t)n_inputs + 1) * sizeof(fr_t) +
+               2 * pce_bitmap_words(n_aux) * sizeof(uint64_t) + (size_t)n_nums * sizeof(fr_t);
+}
+
 void pce_compact_owned_free(struct pce_compact_owned *c) {
         if (!c)
                 return;

@@ -166,9 +166,7 @@ void executor_provers_stop(struct executor *e);
 /* Relays a synthesized task to the ready prover with the fewest in hand, or leaves it
  * waiting for one; with every prover out of service the task fails. */
 void executor_prover_relay(struct executor *e, struct task *task);
-/* The form a worker hands the task's witness on in, as the provers in service take it. */
-enum ipc_witness_form executor_witness_form(const struct executor *e,
-                                            const struct executor_task *spec);
+
 int executor_prover_cancel(struct executor *e, struct task *task);
 /* "GPU 1 (prover-1)" or "the prover (prover-0)", for log lines. */
 const char *executor_prover_label(const struct prover_slot *p, char *buf, size_t size);

@@ -182,8 +182,8 @@ static void take_out_of_service(struct prover_slot *p, const char *why) {
                        executor_prover_label(p, label, sizeof(label)), why,
                        executor_provers_in_service(e) ? "its partitions go to the other provers"
                                                       : "no prover is left in service");
-        if (!executor_provers_in_service(e))
-                executor_relay_waiting(e); /* each waiting task fails (deferred) */
+        /* each waiting task goes to a prover that takes it, or fails (deferred) */
+        executor_relay_waiting(e);
         if (e->n_preloads)
                 executor_preload_progress(e);
 }

@@ -148,8 +148,16 @@ static int on_no_prover(sd_event_source *s, void *userdata) {
         struct executor_result result;
 
         (void)s;
-        executor_result_init(&result, EXECUTOR_FAILED_PROVER, -ENODEV,
-                             "partition %u: every prover is out of service", t->spec.partition);
+        if (executor_provers_in_service(t->executor))
+                /* a GPU prover went out of service; a retry synthesizes the full form */
+                executor_result_init(&result, EXECUTOR_FAILED_PROVER, -ENODEV,
+                                     "partition %u: no GPU prover in service for its compact "
+                                     "witness",
+                                     t->spec.partition);
+        else
+                executor_result_init(&result, EXECUTOR_FAILED_PROVER, -ENODEV,
+                                     "partition %u: every prover is out of service",
+                                     t->spec.partition);
         executor_task_finish(t, &result);
         return 0;
 }
@@ -174,9 +182,7 @@ static bool prover_on_gpu(const struct prover_slot *p) {
  * its 38 GiB of resident G1 bases and two partitions in flight). Otherwise the full form:
  * a CPU prover, a prover not ready yet, a small card.
  */
-enum ipc_witness_form executor_witness_form(const struct executor *e,
-                                            const struct executor_task *spec) {
-        const struct job_inputs *in = spec->inputs;
+uint32_t executor_witness_form(const struct executor *e, const struct job_inputs *in) {
         unsigned on_gpu = 0;
         struct stat st;
 
@@ -196,6 +202,20 @@ enum ipc_witness_form executor_witness_form(const struct executor *e,
         return on_gpu > 0 ? IPC_WITNESS_COMPACT : IPC_WITNESS_FULL;
 }
 
+/* p takes t's witness form: the full form any, the compact one a GPU prover (or one of a
+ * GPU that is not ready yet). */
+static bool prover_takes(const struct prover_slot *p, const struct task *t) {
+        return t->synth.witness_form != IPC_WITNESS_COMPACT || prover_on_gpu(p) ||
+               (!p->ready && p->device != EXECUTOR_DEVICE_CPU);
+}
+
+static bool provers_in_service_for(const struct executor *e, const struct task *t) {
+        for (unsigned i = 0; i < e->n_provers; i++)
+                if (!e->provers[i].out_of_service && prover_takes(&e->provers[i], t))
+                        return true;
+        return false;
+}
+
 /* The ready prover with the fewest tasks in hand that takes t's witness form. */
 static struct prover_slot *least_loaded(struct executor *e, const struct task *t) {
         struct prover_slot *best = NULL;
@@ -206,7 +226,7 @@ static struct prover_slot *least_loaded(struct executor *e, const struct task *t
                 if (!p->ready || p->out_of_service || p->sock < 0 ||
                     p->in_hand >= PROVER_MAX_IN_HAND)
                         continue;
-                if (t->synth.witness_form == IPC_WITNESS_COMPACT && !prover_on_gpu(p))
+                if (!prover_takes(p, t))
                         continue;
                 if (!best || p->in_hand < best->in_hand ||
                     (p->in_hand == best->in_hand && p->last_relay < best->last_relay))
@@ -223,7 +243,7 @@ void executor_prover_relay(struct executor *e, struct task *t) {
         assert(e);
         assert(t && t->state == TASK_WAITING);
 
-        if (!executor_provers_in_service(e)) {
+        if (!provers_in_service_for(e, t)) {
                 if (!t->defer && sd_event_add_defer(e->event, &t->defer, on_no_prover, t) < 0)
                         log_error("Task %" PRIu64 ": cannot fail it (no prover in service)",
                                   t->spec.task_id);

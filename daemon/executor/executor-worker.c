@@ -465,7 +465,7 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
         r = executor_task_ipc(&t->spec, &task);
         if (r < 0)
                 return r;
-        task.witness_form = t->witness_form = executor_witness_form(e, &t->spec);
+        task.witness_form = t->witness_form = t->spec.witness_form;
         worker_limits(e, &t->spec, &limits);
         r = prepare_cgroup(e, slot, &limits);
         if (r < 0)

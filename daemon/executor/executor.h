@@ -75,6 +75,9 @@ struct executor_task {
          * (plus the configured slack); memory.high a little below. */
         uint64_t abc_bytes;
         uint64_t rest_bytes;
+        /* enum ipc_witness_form (ipc.h): what the worker hands on, executor_witness_form's
+         * answer when the scheduler reserved abc_bytes and rest_bytes for that form */
+        uint32_t witness_form;
 };
 
 enum executor_failure {
@@ -162,6 +165,13 @@ void executor_free(struct executor *executor);
  * cgroups are busy. A worker that dies before it takes its task is not an
  * error here: `finished` follows with EXECUTOR_FAILED_WORKER. */
 int executor_submit(struct executor *executor, const struct executor_task *task);
+
+/* The form a worker would hand a partition of in's witness on in now (enum
+ * ipc_witness_form): compact for a PCE circuit when every prover in service runs on a GPU
+ * of at least eight times the PCE file, else full. The scheduler asks before it reserves
+ * a partition's bytes (the compact form's are a fraction) and passes the answer in the
+ * task. */
+uint32_t executor_witness_form(const struct executor *e, const struct job_inputs *in);
 /* Kills the task's worker or drops it at the prover; `finished` follows
  * with EXECUTOR_FAILED_CANCELED. -ENOENT if unknown. */
 int executor_cancel(struct executor *executor, uint64_t task_id);

@@ -16,12 +16,9 @@ static uint64_t bitmap_tail_mask(uint64_t n_aux) {
 }
 
 size_t ipc_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums) {
-        const uint64_t limit = SIZE_MAX / 4 / sizeof(fr_t);
+        const size_t arrays = pce_compact_bytes(n_inputs, n_aux, n_nums);
 
-        if (n_aux > limit || n_nums > n_aux)
-                return 0;
-        return sizeof(struct ipc_compact_header) + ((size_t)n_inputs + 1) * sizeof(fr_t) +
-               2 * pce_bitmap_words(n_aux) * sizeof(uint64_t) + (size_t)n_nums * sizeof(fr_t);
+        return arrays ? sizeof(struct ipc_compact_header) + arrays : 0;
 }
 
 static uint64_t count_bits(const uint64_t *words, uint64_t n_words) {

@@ -396,6 +396,7 @@ int job_porep_inputs(struct job *job, const Cuzk__V1__SubmitProofRequest *reques
          * file) and the constraint system's copy of the witness besides what the partition's
          * figure counts. */
         job->shape.rest_bytes += 2 * c1_bytes + job->shape.n_vars * sizeof(fr_t);
+        job->shape.compact_abc_bytes += 2 * c1_bytes;
         /* Checked from memory: the spool names its file (job_set_input_path). */
         if (c1_path && *c1_path && !(job->c1_path = strdup(c1_path)))
                 return -ENOMEM;

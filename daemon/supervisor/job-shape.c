@@ -13,6 +13,7 @@
 
 #include "circuits/pce-file.h"
 #include "common/log.h"
+#include "circuits/pce-compact.h"
 #include "daemon/supervisor/job.h"
 #include "daemon/supervisor/peer-files.h"
 #include "formats/bellperson_params.h"
@@ -46,6 +47,20 @@ void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct 
         /* a, b, c are part of the H phase's peak; the figure cannot be below them. */
         ret->abc_bytes = abc < partition_bytes ? abc : partition_bytes;
         ret->rest_bytes = partition_bytes - ret->abc_bytes;
+}
+
+void job_shape_compact(uint64_t n_vars, uint64_t n_public, struct job_shape *ret) {
+        const uint64_t n_aux = n_vars - 1 - n_public, words = pce_bitmap_words(n_aux);
+        /* Every aux a value (none a bit): the most a compact witness can be (with the
+         * memfd's header). */
+        const uint64_t compact = pce_compact_bytes((uint32_t)n_public, n_aux, n_aux) + 64;
+
+        assert(n_vars > n_public);
+        /* The worker: the full witness it reads or computes (a .wtns; a PoRep constraint
+         * system holds less), the compact one it makes of it, and the memfd's copy. */
+        ret->compact_abc_bytes = n_vars * sizeof(fr_t) + 2 * compact;
+        /* The prover: the bitmaps' rank beside the mapped memfd. */
+        ret->compact_rest_bytes = words * sizeof(uint64_t);
 }
 
 /* gathered: the most scalars the prover gathers for a key in bellperson's
@@ -212,6 +227,7 @@ int job_shape_pce_files(const struct job_file *pce, const struct job_file *param
                                         n_cols - n_public - 1, n_cols, n_cols, n_cols);
         shape_from_sizes(log_domain, n_cols, n_public, params_size < per_wire ? n_cols : 0,
                          prover_threads, ret);
+        job_shape_compact(n_cols, n_public, ret);
         ret->shared_bytes = pce_size + params_size;
         ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);

@@ -36,6 +36,10 @@ struct job_shape {
         uint64_t n_vars;     /* the circuit's wires */
         uint64_t abc_bytes;  /* a, b, c: given back at abc_released */
         uint64_t rest_bytes; /* the rest: given back when the partition finishes */
+        /* The same when the worker hands a GPU prover the compact witness (a PCE circuit;
+         * 0 otherwise): the worker's copies of the witness until the prover has started,
+         * then the prover's rank of the bitmaps. */
+        uint64_t compact_abc_bytes, compact_rest_bytes;
         uint64_t shared_bytes;
         uint64_t key_bytes;    /* the part of shared_bytes each prover holds its own copy of */
         char circuit_id[1024]; /* the files that make the circuit: zkey, or pce + params */
@@ -184,3 +188,5 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
 int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size);
 /* Splits groth16_partition_bytes() into the two release phases. */
 void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct job_shape *ret);
+/* The compact witness's two phases for a PCE circuit of n_vars wires (ONE included). */
+void job_shape_compact(uint64_t n_vars, uint64_t n_public, struct job_shape *ret);

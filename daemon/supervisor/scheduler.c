@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "daemon/executor/ipc.h"
 #include "daemon/supervisor/circuit-cache.h"
 #include "daemon/supervisor/reservation.h"
 #include "daemon/supervisor/scheduler-internal.h"
@@ -34,16 +35,21 @@ enum admission {
 static enum admission admit_partition(struct scheduler *s, struct job *job, unsigned i,
                                       int *ret_error) {
         struct job_partition *p = &job->partitions[i];
+        const uint32_t form = job->shape.compact_abc_bytes
+                                      ? executor_witness_form(s->executor, &job->inputs)
+                                      : IPC_WITNESS_FULL;
+        const bool compact = form == IPC_WITNESS_COMPACT;
+        const uint64_t abc = compact ? job->shape.compact_abc_bytes : job->shape.abc_bytes;
+        const uint64_t rest = compact ? job->shape.compact_rest_bytes : job->shape.rest_bytes;
         uint64_t shared = circuit_cache_need(&s->circuits, &job->shape);
-        uint64_t need = job->shape.abc_bytes + job->shape.rest_bytes + shared;
+        uint64_t need = abc + rest + shared;
         struct executor_task task;
         int r;
 
         if (!budget_fits(s->budget, need) &&
             !circuit_cache_evict_for(&s->circuits, need, job->shape.circuit_id))
                 return HELD;
-        r = reservation_reserve(&p->reservation, s->budget, job->shape.abc_bytes,
-                                job->shape.rest_bytes + shared);
+        r = reservation_reserve(&p->reservation, s->budget, abc, rest + shared);
         assert(r == 0); /* it fits, checked above */
         if (circuit_cache_ref(&s->circuits, &job->shape, &p->reservation) < 0) {
                 (void)reservation_release(&p->reservation);
@@ -53,8 +59,9 @@ static enum admission admit_partition(struct scheduler *s, struct job *job, unsi
                 .task_id = ++s->next_task_id,
                 .inputs = &job->inputs,
                 .partition = i,
-                .abc_bytes = job->shape.abc_bytes,
-                .rest_bytes = job->shape.rest_bytes,
+                .abc_bytes = abc,
+                .rest_bytes = rest,
+                .witness_form = form,
         };
         r = executor_submit(s->executor, &task);
         if (r < 0) {

@@ -347,6 +347,8 @@ static void submit(struct ctx *c, uint64_t task_id, const struct job_inputs *in,
                 .partition = partition,
                 .abc_bytes = abc_bytes,
                 .rest_bytes = rest_bytes,
+                /* as the scheduler asks */
+                .witness_form = executor_witness_form(c->executor, in),
         };
 
         assert_int_equal(executor_submit(c->executor, &task), 0);

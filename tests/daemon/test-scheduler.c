@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/executor/ipc.h"
 #include "daemon/supervisor/scheduler.h"
 
 /* The fake executor: records tasks, refuses beyond `slots` running ones. */
@@ -28,6 +29,7 @@ static struct {
         size_t n_cancelled;
         unsigned fail_submits; /* the next ones fail with -EAGAIN (fork failing) */
         char evicted[8][64];   /* executor_evict_key's keys, in order */
+        uint32_t witness_form; /* executor_witness_form's answer for a PCE job */
         enum job_kind evicted_kind[8];
         size_t n_evicted;
 } fake;
@@ -48,6 +50,12 @@ int executor_submit(struct executor *executor, const struct executor_task *task)
         fake.tasks[fake.n_tasks] = *task;
         fake.running[fake.n_tasks++] = true;
         return 0;
+}
+
+uint32_t executor_witness_form(const struct executor *executor, const struct job_inputs *in) {
+        (void)executor;
+        assert_true(in->kind != JOB_GROTH16_SNARKJS); /* asked for PCE circuits only */
+        return fake.witness_form;
 }
 
 int executor_cancel(struct executor *executor, uint64_t task_id) {
@@ -226,6 +234,57 @@ static void test_order_and_budget(void **state) {
         assert_string_equal(fake.evicted[0], "k");
         assert_int_equal(fake.evicted_kind[0], JOB_GROTH16_SNARKJS);
         assert_int_equal(scheduler_evict(c->scheduler, "k", &freed), -ENOENT);
+        teardown_ctx(c);
+}
+
+/* A PCE job's partitions reserve the compact witness's bytes while the executor says its
+ * workers hand the compact form on (GPU provers), the full form's otherwise; the task
+ * carries the form its bytes were reserved for. */
+static void test_compact_witness(void **state) {
+        struct ctx *c = setup_ctx(1000, 8, 3);
+        struct job *job;
+        (void)state;
+
+        fake.witness_form = IPC_WITNESS_COMPACT;
+        job = calloc(1, sizeof(*job));
+        assert_non_null(job);
+        snprintf(job->id, sizeof(job->id), "pce");
+        job->request_id = strdup("");
+        job->inputs.kind = JOB_SYNTHETIC_PCE;
+        job->inputs.partitions = 3;
+        job->partitions = calloc(3, sizeof(*job->partitions));
+        job->shape = (struct job_shape){.abc_bytes = 400,
+                                        .rest_bytes = 100,
+                                        .compact_abc_bytes = 30,
+                                        .compact_rest_bytes = 5,
+                                        .shared_bytes = 50};
+        snprintf(job->shape.circuit_id, sizeof(job->shape.circuit_id), "c");
+        c->jobs[c->n_jobs++] = job;
+        scheduler_add(c->scheduler, job);
+        dispatch(c);
+        /* three compact partitions: 3 x 35 + 50 shared */
+        assert_int_equal(fake.n_tasks, 3);
+        for (size_t i = 0; i < 3; i++) {
+                assert_int_equal(fake.tasks[i].witness_form, IPC_WITNESS_COMPACT);
+                assert_int_equal(fake.tasks[i].abc_bytes, 30);
+                assert_int_equal(fake.tasks[i].rest_bytes, 5);
+        }
+        assert_int_equal(c->budget.reserved_bytes, 155);
+        scheduler_executor_callbacks.abc_released(c->scheduler, fake.tasks[0].task_id);
+        dispatch(c);
+        assert_int_equal(c->budget.reserved_bytes, 125);
+        /* a retry after the GPU provers are gone reserves the full form */
+        fake.witness_form = IPC_WITNESS_FULL;
+        finish(c, 1, EXECUTOR_FAILED_PROVER, "no GPU prover in service");
+        assert_int_equal(fake.n_tasks, 4);
+        assert_int_equal(fake.tasks[3].witness_form, IPC_WITNESS_FULL);
+        assert_int_equal(fake.tasks[3].abc_bytes, 400);
+        assert_int_equal(fake.tasks[3].rest_bytes, 100);
+        assert_int_equal(c->budget.reserved_bytes, 5 + 35 + 500 + 50);
+        finish(c, 0, EXECUTOR_OK, NULL);
+        finish(c, 2, EXECUTOR_OK, NULL);
+        finish(c, 3, EXECUTOR_OK, NULL);
+        assert_int_equal(job->state, JOB_COMPLETED);
         teardown_ctx(c);
 }
 
@@ -535,6 +594,7 @@ int main(void) {
                 cmocka_unit_test(test_slot_free),
                 cmocka_unit_test(test_key_copy_per_prover),
                 cmocka_unit_test(test_idle_circuits_evicted_lru),
+                cmocka_unit_test(test_compact_witness),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
