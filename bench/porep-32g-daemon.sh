@@ -8,11 +8,14 @@
 # time, the batch's lines, and the cgroup's memory.peak. Needs root and
 # cgroup v2 (the device machine); about 6 minutes on the H200 host.
 #
-#   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY]
+#   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY] [COMPACT_WITNESS]
+#
+# COMPACT_WITNESS is [GPU] CompactWitness= (auto by default here: the worker hands the
+# prover the compact witness, a, b, c are made on the GPU; "no" for the full form).
 set -u -o pipefail
 
 build=${1:?usage: $0 BUILD_DIR [COUNT] [CONCURRENCY]}
-count=${2:-3} concurrency=${3:-2}
+count=${2:-3} concurrency=${3:-2} compact=${4:-auto}
 work=${WORK:-/tmp/porep-32g}
 cg=/sys/fs/cgroup/cuzk-porep-bench-$$ # cuzkd makes children: one per run
 mkdir -p "$work/params" "$work/pce"
@@ -48,6 +51,8 @@ LogTarget=stderr
 [Prover]
 ParameterCache=$work/params
 PceCache=$work/pce
+[GPU]
+CompactWitness=$compact
 CONF
 rm -rf "$work/spool" "$work/sock"
 mkdir -p "$cg"
@@ -72,3 +77,4 @@ kill "$pid"
 wait "$pid"
 find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
 grep -E "warning|error|GPU|partition 0|loaded" "$work/cuzkd.log" | head -30
+grep -E "compact witness" "$work/cuzkd.log" | head -12

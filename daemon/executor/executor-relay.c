@@ -176,17 +176,18 @@ static bool prover_on_gpu(const struct prover_slot *p) {
 }
 
 /*
- * A worker hands a PCE circuit's witness on in compact form when every prover in service
- * is ready on a GPU that holds the circuit's PCE with room to spare: the PCE file at most
- * an eighth of the card (a 32 GiB sector's 7.5 GB PCE takes 5.9 GB on the card, beside
- * its 38 GiB of resident G1 bases and two partitions in flight). Otherwise the full form:
- * a CPU prover, a prover not ready yet, a small card.
+ * A worker hands a PCE circuit's witness on in compact form (CompactWitness=auto) when
+ * every prover in service is ready on a GPU that holds the circuit's PCE with room to spare: the
+ * PCE file at most an eighth of the card (a 32 GiB sector's 7.5 GB PCE takes 5.9 GB on the card,
+ * beside its 38 GiB of resident G1 bases and two partitions in flight). Otherwise the full form: a
+ * CPU prover, a prover not ready yet, a small card.
  */
 uint32_t executor_witness_form(const struct executor *e, const struct job_inputs *in) {
         unsigned on_gpu = 0;
         struct stat st;
 
-        if ((in->kind != JOB_SYNTHETIC_PCE && in->kind != JOB_POREP_C2) || !in->pce_path ||
+        if (e->options.compact_witness == EXECUTOR_COMPACT_NO ||
+            (in->kind != JOB_SYNTHETIC_PCE && in->kind != JOB_POREP_C2) || !in->pce_path ||
             stat(in->pce_path, &st) < 0)
                 return IPC_WITNESS_FULL;
         for (unsigned i = 0; i < e->n_provers; i++) {
@@ -195,7 +196,8 @@ uint32_t executor_witness_form(const struct executor *e, const struct job_inputs
                 if (p->out_of_service)
                         continue;
                 if (!p->ready || !prover_on_gpu(p) ||
-                    (uint64_t)st.st_size > p->memory_total_bytes / 8)
+                    (e->options.compact_witness == EXECUTOR_COMPACT_AUTO &&
+                     (uint64_t)st.st_size > p->memory_total_bytes / 8))
                         return IPC_WITNESS_FULL;
                 on_gpu++;
         }

@@ -134,6 +134,12 @@ struct executor_callbacks {
 
 struct gpu_tuning; /* cuda/gpu-tuning.h */
 
+enum executor_compact {
+        EXECUTOR_COMPACT_NO,   /* always the full form */
+        EXECUTOR_COMPACT_AUTO, /* GPU provers whose card holds the PCE eight times over */
+        EXECUTOR_COMPACT_YES,  /* GPU provers, whatever the PCE's size */
+};
+
 struct executor_options {
         const cg_domain_t *domain;   /* where worker and prover cgroups live */
         unsigned max_workers;        /* worker cgroups w0..w(max-1) */
@@ -149,6 +155,9 @@ struct executor_options {
         /* What every GPU prover opens its GPU with ([GPU] in cuzkd.conf(5)), checked by the
          * caller (gpu_tuning_check); NULL: the defaults. executor_new copies it. */
         const struct gpu_tuning *gpu_tuning;
+        /* CompactWitness= ([GPU]): whether a PCE circuit's workers hand GPU provers the
+         * compact witness (executor_witness_form) */
+        enum executor_compact compact_witness;
         /* WorkerStallTimeout=, ProverStallTimeout= (0: off): a worker, or a prover with
          * work, that uses no CPU time and sends nothing for so long is killed (its partition
          * retried, the prover restarted). See executor-liveness.c. */
@@ -167,8 +176,9 @@ void executor_free(struct executor *executor);
 int executor_submit(struct executor *executor, const struct executor_task *task);
 
 /* The form a worker would hand a partition of in's witness on in now (enum
- * ipc_witness_form): compact for a PCE circuit when every prover in service runs on a GPU
- * of at least eight times the PCE file, else full. The scheduler asks before it reserves
+ * ipc_witness_form): compact for a PCE circuit when options.compact_witness allows it and
+ * every prover in service runs on a GPU (with AUTO, of at least eight times the PCE
+ * file), else full. The scheduler asks before it reserves
  * a partition's bytes (the compact form's are a fraction) and passes the answer in the
  * task. */
 uint32_t executor_witness_form(const struct executor *e, const struct job_inputs *in);

@@ -163,7 +163,7 @@ static int job_start_compact(struct prover *p, struct prove_job *job) {
         int r;
 
         prover_send_progress(p, job->request.task.task_id,
-                             "start (a/b/c on the GPU from the compact witness; NTT; G1 MSMs)");
+                             "start (compact: a/b/c on GPU, NTT, MSMs)");
         r = p->backend->ops->prove_start(p->backend, &in, &job->partial);
         job_release_compact(job);
         job_close_abc(job);

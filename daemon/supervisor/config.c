@@ -478,6 +478,8 @@ const struct config_key config_keys[] = {
             "auto, device or host"),
         KEY("GPU", "MsmWindow", parse_gpu_msm_window, gpu_tuning.msm_window_bits, "a window size",
             "0 (automatic) or 5 to 22"),
+        KEY("GPU", "CompactWitness", parse_tristate, compact_witness, "a compact witness setting",
+            "auto, yes or no"),
 };
 
 const size_t config_n_keys = ELEMENTSOF(config_keys);
@@ -533,6 +535,7 @@ void config_init(struct config *config) {
                 .prover_threads = 0,
                 .prover_stall_sec = 300,
                 .gpu = CONFIG_AUTO,
+                .compact_witness = CONFIG_NO,
                 .devices = {.all = true},
         };
         gpu_tuning_defaults(&config->gpu_tuning);

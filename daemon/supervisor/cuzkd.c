@@ -112,6 +112,7 @@ static void note_restart_only(const struct config *old, const struct config *new
                 KEY("Lanes", gpu_tuning.lanes),
                 KEY("SrsResidence", gpu_tuning.srs),
                 KEY("MsmWindow", gpu_tuning.msm_window_bits),
+                KEY("CompactWitness", compact_witness),
 #undef KEY
         };
 
@@ -325,6 +326,10 @@ static int setup_executor(struct cuzkd *d, const cg_domain_t *domain) {
                 .helper_path = helper,
                 .use_gpu = d->config.gpu != CONFIG_NO,
                 .gpu_tuning = &d->config.gpu_tuning,
+                .compact_witness = d->config.compact_witness == CONFIG_YES ? EXECUTOR_COMPACT_YES
+                                   : d->config.compact_witness == CONFIG_AUTO
+                                           ? EXECUTOR_COMPACT_AUTO
+                                           : EXECUTOR_COMPACT_NO,
         };
         bool any_gpu = d->config.devices.all;
         int r;

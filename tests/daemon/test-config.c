@@ -143,6 +143,7 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->gpu_tuning.lanes, b->gpu_tuning.lanes);
         assert_int_equal(a->gpu_tuning.srs, b->gpu_tuning.srs);
         assert_int_equal(a->gpu_tuning.msm_window_bits, b->gpu_tuning.msm_window_bits);
+        assert_int_equal(a->compact_witness, b->compact_witness);
         for (unsigned i = 0; i < a->devices.n; i++)
                 assert_int_equal(a->devices.ordinals[i], b->devices.ordinals[i]);
 }
@@ -303,6 +304,13 @@ static void test_every_key(void **state) {
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.gpu_tuning.lanes, 2);
         assert_int_equal(c.gpu_tuning.msm_window_bits, 0);
+        assert_int_equal(c.compact_witness, CONFIG_NO);
+        write_file(f->conf, "[GPU]\nCompactWitness=auto\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.compact_witness, CONFIG_AUTO);
+        write_file(f->conf, "[GPU]\nCompactWitness=Yes\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.compact_witness, CONFIG_YES);
 
         /* An empty value restores the default; a later line wins. */
         write_file(f->conf, "[Scheduler]\nMaxAttempts=7\nMaxAttempts=\n"
@@ -389,6 +397,9 @@ static void test_errors(void **state) {
         assert_refused(f, "[GPU]\nLanes=5\n", 2, "key Lanes: '5' is out of range");
         assert_refused(f, "[GPU]\nLanes=two\n", 2,
                        "key Lanes: 'two' is not a lane count, expected 1 to 4");
+        assert_refused(f, "[GPU]\nCompactWitness=maybe\n", 2,
+                       "key CompactWitness: 'maybe' is not a compact witness setting, expected "
+                       "auto, yes or no");
         assert_refused(f, "[GPU]\nSrsResidence=pinned\n", 2,
                        "key SrsResidence: 'pinned' is not an SRS residence, expected auto, "
                        "device or host");

@@ -254,6 +254,7 @@ static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *
                 .prover_threads = 0,
                 .worker_slack_bytes = 64 * MiB,
                 .helper_path = helper,
+                .compact_witness = EXECUTOR_COMPACT_AUTO,
                 .n_devices = n_devices,
         };
 
