@@ -6,7 +6,7 @@
 # synthetic C1. Any crash, leak or sanitizer report fails.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
 # Environment: CUZK_FUZZ_TARGETS (default "snarkjs-bin snarkjs-json
-# bellperson c1"), CUZK_FUZZ_BUILD (default build-fuzz), CUZK_FIXTURES,
+# bellperson c1 api-wire"), CUZK_FUZZ_BUILD (default build-fuzz), CUZK_FIXTURES,
 # CUZK (the cuzk that seals the C1 seeds; default build/cli/cuzk, else
 # the fuzz build's own).
 set -euo pipefail
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 seconds=${1:-${CUZK_FUZZ_SECONDS:-30}}
 fixtures=${CUZK_FIXTURES:-build/tests/fixtures}
-read -ra targets <<<"${CUZK_FUZZ_TARGETS:-snarkjs-bin snarkjs-json bellperson c1}"
+read -ra targets <<<"${CUZK_FUZZ_TARGETS:-snarkjs-bin snarkjs-json bellperson c1 api-wire}"
 build=${CUZK_FUZZ_BUILD:-build-fuzz}
 
 # clang 14's pointer-overflow check (part of UBSan) takes 15 minutes and
@@ -31,7 +31,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Seeds: every fixture, behind the selector byte its harness reads first.
-mkdir -p "$work/snarkjs-bin" "$work/snarkjs-json" "$work/bellperson" "$work/c1"
+mkdir -p "$work/snarkjs-bin" "$work/snarkjs-json" "$work/bellperson" "$work/c1" "$work/api-wire"
 if [ -d "$fixtures" ]; then
         i=0
         for f in "$fixtures"/*.zkey "$fixtures"/*.wtns "$fixtures"/*.r1cs; do
