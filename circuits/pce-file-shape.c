@@ -11,6 +11,18 @@
 #include "formats/binfile.h"
 #include "pce-file.h"
 
+int pce_header_shape(const uint8_t *header, struct pce_file_shape *ret) {
+        assert(header && ret);
+        *ret = (struct pce_file_shape){
+                .n_public = bin_le32(header + 20),
+                .n_rows = bin_le32(header + 24),
+                .n_cols = bin_le32(header + 28),
+        };
+        while ((UINT64_C(1) << ret->log_domain_size) < ret->n_rows)
+                ret->log_domain_size++;
+        return ret->n_rows == 0 || ret->n_public >= ret->n_cols ? -EBADMSG : 0;
+}
+
 int pce_file_shape(const char *path, struct pce_file_shape *ret) {
         _cleanup_close_ int fd = -EBADF;
         uint8_t header[PCE_FILE_HEADER_BYTES];
@@ -28,18 +40,11 @@ int pce_file_shape(const char *path, struct pce_file_shape *ret) {
         r = pce_header_check(header, (size_t)n, why, sizeof(why));
         if (r < 0)
                 return log_error_errno(r, "%s: %s", path, why);
-        *ret = (struct pce_file_shape){
-                .n_public = bin_le32(header + 20),
-                .n_rows = bin_le32(header + 24),
-                .n_cols = bin_le32(header + 28),
-        };
-        if (ret->n_rows == 0 || ret->n_public >= ret->n_cols)
+        if (pce_header_shape(header, ret) < 0)
                 return log_error_errno(EBADMSG,
                                        "%s: %" PRIu32 " rows, %" PRIu32 " columns, %" PRIu32
                                        " public inputs; expected rows, and more columns than "
                                        "public inputs",
                                        path, ret->n_rows, ret->n_cols, ret->n_public);
-        while ((UINT64_C(1) << ret->log_domain_size) < ret->n_rows)
-                ret->log_domain_size++;
         return 0;
 }

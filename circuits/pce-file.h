@@ -59,6 +59,10 @@ struct pce_file_shape {
         unsigned log_domain_size; /* as pce_log_domain_size() */
 };
 
-/* Reads and checks path's header (pce_header_check; rows, and more columns than public
- * inputs). Returns 0 or a negative errno, logged naming the file and the value. */
+/* The shape a header (PCE_FILE_HEADER_BYTES, its identity checked by the caller) records.
+ * Logs nothing: -EBADMSG, *ret filled all the same for the caller's message, when it has no
+ * rows or no more columns than public inputs. */
+int pce_header_shape(const uint8_t *header, struct pce_file_shape *ret);
+/* Reads and checks path's header (pce_header_check, pce_header_shape). Returns 0 or a
+ * negative errno, logged naming the file and the value. */
 int pce_file_shape(const char *path, struct pce_file_shape *ret);

@@ -46,7 +46,6 @@ struct task {
         bool abc_released;
         bool oom_killed;
         bool stalled; /* its worker was killed for making no progress (executor-liveness.c) */
-        uint32_t witness_form; /* enum ipc_witness_form: what its worker was asked for */
         struct ipc_synth_done synth;
         int abc_fd, w_fd;          /* TASK_WAITING only; a compact witness in abc_fd alone */
         bool worker_failed;        /* the worker sent IPC_FAILED */
@@ -166,7 +165,6 @@ void executor_provers_stop(struct executor *e);
 /* Relays a synthesized task to the ready prover with the fewest in hand, or leaves it
  * waiting for one; with every prover out of service the task fails. */
 void executor_prover_relay(struct executor *e, struct task *task);
-
 int executor_prover_cancel(struct executor *e, struct task *task);
 /* "GPU 1 (prover-1)" or "the prover (prover-0)", for log lines. */
 const char *executor_prover_label(const struct prover_slot *p, char *buf, size_t size);

@@ -210,16 +210,16 @@ static void on_synth_done(struct worker_slot *slot, const struct ipc_synth_done 
         struct task *t = slot->task;
 
         if (!t || t->state != TASK_SYNTHESIZING || t->spec.task_id != done->task_id ||
-            t->canceled || done->witness_form != t->witness_form) {
+            t->canceled || done->witness_form != t->spec.witness_form) {
                 if (!t || t->spec.task_id != done->task_id)
                         log_warning("Worker w%u sent evaluations for task %" PRIu64
                                     ", which it does not run",
                                     slot->index, done->task_id);
-                else if (done->witness_form != t->witness_form)
+                else if (done->witness_form != t->spec.witness_form)
                         log_warning("Worker w%u sent task %" PRIu64 " in witness form %" PRIu32
                                     ", asked for %" PRIu32 ": dropped",
                                     slot->index, done->task_id, done->witness_form,
-                                    t->witness_form);
+                                    t->spec.witness_form);
                 close(fds[0]);
                 if (fds[1] >= 0)
                         close(fds[1]);
@@ -465,7 +465,7 @@ int executor_worker_start(struct executor *e, struct worker_slot *slot, struct t
         r = executor_task_ipc(&t->spec, &task);
         if (r < 0)
                 return r;
-        task.witness_form = t->witness_form = t->spec.witness_form;
+        task.witness_form = t->spec.witness_form;
         worker_limits(e, &t->spec, &limits);
         r = prepare_cgroup(e, slot, &limits);
         if (r < 0)

@@ -34,25 +34,36 @@ uint64_t ipc_compact_nums(const struct pce_compact_witness *w) {
         return w->n_aux - count_bits(w->is_bit, pce_bitmap_words(w->n_aux));
 }
 
-void ipc_compact_write(const struct pce_compact_witness *w, void *map) {
-        const size_t words = pce_bitmap_words(w->n_aux);
-        struct ipc_compact_header header = {
+/* Where each array starts, for the writer and the view alike. */
+struct layout {
+        size_t inputs, is_bit, bit_value, nums;
+};
+
+static struct layout layout_of(uint32_t n_inputs, uint64_t n_aux) {
+        const size_t bitmap = pce_bitmap_words(n_aux) * sizeof(uint64_t);
+        struct layout l = {.inputs = sizeof(struct ipc_compact_header)};
+
+        l.is_bit = l.inputs + ((size_t)n_inputs + 1) * sizeof(fr_t);
+        l.bit_value = l.is_bit + bitmap;
+        l.nums = l.bit_value + bitmap;
+        return l;
+}
+
+void ipc_compact_write(const struct pce_compact_witness *w, uint64_t n_nums, void *map) {
+        const struct layout l = layout_of(w->n_inputs, w->n_aux);
+        const struct ipc_compact_header header = {
                 .magic = IPC_COMPACT_MAGIC,
                 .n_inputs = w->n_inputs,
                 .n_aux = w->n_aux,
-                .n_nums = ipc_compact_nums(w),
+                .n_nums = n_nums,
         };
         uint8_t *p = map;
 
         memcpy(p, &header, sizeof(header));
-        p += sizeof(header);
-        memcpy(p, w->inputs, ((size_t)w->n_inputs + 1) * sizeof(fr_t));
-        p += ((size_t)w->n_inputs + 1) * sizeof(fr_t);
-        memcpy(p, w->is_bit, words * sizeof(uint64_t));
-        p += words * sizeof(uint64_t);
-        memcpy(p, w->bit_value, words * sizeof(uint64_t));
-        p += words * sizeof(uint64_t);
-        memcpy(p, w->nums, header.n_nums * sizeof(fr_t));
+        memcpy(p + l.inputs, w->inputs, l.is_bit - l.inputs);
+        memcpy(p + l.is_bit, w->is_bit, l.bit_value - l.is_bit);
+        memcpy(p + l.bit_value, w->bit_value, l.nums - l.bit_value);
+        memcpy(p + l.nums, w->nums, n_nums * sizeof(fr_t));
 }
 
 /* The bitmaps agree: values only where bits are, nothing past n_aux, and n_nums
@@ -81,7 +92,8 @@ int ipc_compact_view(const void *map, size_t bytes, uint64_t n_vars, const char 
                      struct ipc_compact_view *ret) {
         struct ipc_compact_header h;
         const uint8_t *p = map;
-        size_t words, expected;
+        struct layout l;
+        size_t expected;
         int r;
 
         assert(map || bytes == 0);
@@ -104,10 +116,10 @@ int ipc_compact_view(const void *map, size_t bytes, uint64_t n_vars, const char 
                 return log_error_errno(
                         EBADMSG, "%s: %zu bytes, expected %zu for %" PRIu64 " values not bits",
                         what, bytes, expected, h.n_nums);
-        words = pce_bitmap_words(h.n_aux);
-        const fr_t *inputs = (const fr_t *)(p + sizeof(h));
-        const uint64_t *is_bit = (const uint64_t *)(inputs + h.n_inputs + 1);
-        const uint64_t *bit_value = is_bit + words;
+        l = layout_of(h.n_inputs, h.n_aux);
+        const fr_t *inputs = (const fr_t *)(p + l.inputs);
+        const uint64_t *is_bit = (const uint64_t *)(p + l.is_bit);
+        const uint64_t *bit_value = (const uint64_t *)(p + l.bit_value);
         if (!fr_is_one(&inputs[0]))
                 return log_error_errno(EBADMSG, "%s: input 0 is not ONE", what);
         r = check_bitmaps(&h, is_bit, bit_value, what);
@@ -122,7 +134,7 @@ int ipc_compact_view(const void *map, size_t bytes, uint64_t n_vars, const char 
                 .n_aux = h.n_aux,
                 .is_bit = is_bit,
                 .bit_value = bit_value,
-                .nums = (const fr_t *)(bit_value + words),
+                .nums = (const fr_t *)(p + l.nums),
                 .rank = ret->rank,
         };
         return 0;

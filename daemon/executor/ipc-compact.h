@@ -36,8 +36,9 @@ size_t ipc_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums);
 /* Aux values of w that are not bits. */
 uint64_t ipc_compact_nums(const struct pce_compact_witness *w);
 
-/* Writes w into map, ipc_compact_bytes(w->n_inputs, w->n_aux, ipc_compact_nums(w)) bytes. */
-void ipc_compact_write(const struct pce_compact_witness *w, void *map);
+/* Writes w, of n_nums = ipc_compact_nums(w) values that are not bits, into map,
+ * ipc_compact_bytes(w->n_inputs, w->n_aux, n_nums) bytes. */
+void ipc_compact_write(const struct pce_compact_witness *w, uint64_t n_nums, void *map);
 
 /* A checked compact witness in someone's mapping, and its rank (owned). */
 struct ipc_compact_view {

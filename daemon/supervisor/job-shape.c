@@ -190,8 +190,7 @@ int job_shape_pce_files(const struct job_file *pce, const struct job_file *param
         uint8_t header[PCE_FILE_HEADER_BYTES];
         const char *pce_path, *params_path;
         uint64_t pce_size, params_size;
-        uint32_t n_public, n_rows, n_cols;
-        unsigned log_domain = 0;
+        struct pce_file_shape s;
         int r;
 
         assert(pce && pce->fd >= 0);
@@ -208,26 +207,21 @@ int job_shape_pce_files(const struct job_file *pce, const struct job_file *param
                          PCE_FILE_VERSION);
                 return -EINVAL;
         }
-        n_public = bin_le32(header + 20);
-        n_rows = bin_le32(header + 24);
-        n_cols = bin_le32(header + 28);
-        if (n_rows == 0 || n_cols == 0 || n_public >= n_cols) {
+        if (pce_header_shape(header, &s) < 0) {
                 snprintf(msg, msg_size,
                          "%s: header says %" PRIu32 " rows, %" PRIu32 " columns, %" PRIu32
                          " public inputs; expected rows, and more columns than public inputs",
-                         pce_path, n_rows, n_cols, n_public);
+                         pce_path, s.n_rows, s.n_cols, s.n_public);
                 return -EINVAL;
         }
-        while ((UINT64_C(1) << log_domain) < n_rows)
-                log_domain++;
         /* A file smaller than a point per wire is in bellperson's layout: the
          * prover gathers the scalars of A's (B's) wires, at most all of them. */
-        const uint64_t per_wire =
-                bellperson_params_bytes(n_public, (uint32_t)((UINT64_C(1) << log_domain) - 1),
-                                        n_cols - n_public - 1, n_cols, n_cols, n_cols);
-        shape_from_sizes(log_domain, n_cols, n_public, params_size < per_wire ? n_cols : 0,
-                         prover_threads, ret);
-        job_shape_compact(n_cols, n_public, ret);
+        const uint64_t per_wire = bellperson_params_bytes(
+                s.n_public, (uint32_t)((UINT64_C(1) << s.log_domain_size) - 1),
+                s.n_cols - s.n_public - 1, s.n_cols, s.n_cols, s.n_cols);
+        shape_from_sizes(s.log_domain_size, s.n_cols, s.n_public,
+                         params_size < per_wire ? s.n_cols : 0, prover_threads, ret);
+        job_shape_compact(s.n_cols, s.n_public, ret);
         ret->shared_bytes = pce_size + params_size;
         ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);

@@ -116,7 +116,8 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
 static int fill_compact(const struct pce_compact_witness *w, unsigned log_domain_size,
                         struct worker_synth_output *ret) {
         _cleanup_(filling_release) struct filling f = {.fd = -EBADF};
-        const size_t bytes = ipc_compact_bytes(w->n_inputs, w->n_aux, ipc_compact_nums(w));
+        const uint64_t n_nums = ipc_compact_nums(w);
+        const size_t bytes = ipc_compact_bytes(w->n_inputs, w->n_aux, n_nums);
         int r;
 
         if (bytes == 0)
@@ -125,7 +126,7 @@ static int fill_compact(const struct pce_compact_witness *w, unsigned log_domain
         r = filling_new("cuzk-compact-witness", bytes, &f);
         if (r < 0)
                 return r;
-        ipc_compact_write(w, f.map);
+        ipc_compact_write(w, n_nums, f.map);
         r = filling_finish(&f, false, &ret->compact_fd);
         if (r < 0)
                 return r;
@@ -147,12 +148,19 @@ static int check_compact_shape(const char *witness_path, const struct pce_compac
         return 0;
 }
 
-static int check_witness_length(const char *witness_path, const struct wtns *w,
-                                const char *circuit_path, uint32_t n_vars) {
+/* The task's .wtns, of the n_vars values its circuit expects. */
+static int load_witness(const struct ipc_task *task, uint32_t n_vars, struct wtns **ret) {
+        _cleanup_(wtns_freep) struct wtns *w = NULL;
+        int r;
+
+        r = wtns_load(task->witness_path, &w);
+        if (r < 0)
+                return r;
         if (w->n_values != n_vars)
                 return log_error_errno(
                         EINVAL, "%s: the witness has %" PRIu32 " values, %s expects %" PRIu32,
-                        witness_path, w->n_values, circuit_path, n_vars);
+                        task->witness_path, w->n_values, task->circuit_path, n_vars);
+        *ret = TAKE_PTR(w);
         return 0;
 }
 
@@ -166,10 +174,7 @@ static int synthesize_snarkjs(const struct ipc_task *task, struct worker_synth_o
         r = zkey_constraints_load(task->circuit_path, &zc);
         if (r < 0)
                 return r;
-        r = wtns_load(task->witness_path, &w);
-        if (r < 0)
-                return r;
-        r = check_witness_length(task->witness_path, w, task->circuit_path, zc.n_vars);
+        r = load_witness(task, zc.n_vars, &w);
         if (r < 0)
                 return r;
         return fill_outputs(task->circuit_path, evaluate_zkey, &cs, w->values, w->n_values,
@@ -186,10 +191,7 @@ static int synthesize_pce_compact(const struct ipc_task *task, struct worker_syn
         r = pce_file_shape(task->circuit_path, &shape);
         if (r < 0)
                 return r;
-        r = wtns_load(task->witness_path, &w);
-        if (r < 0)
-                return r;
-        r = check_witness_length(task->witness_path, w, task->circuit_path, shape.n_cols);
+        r = load_witness(task, shape.n_cols, &w);
         if (r < 0)
                 return r;
         r = pce_compact_from_full(w->values, shape.n_public, shape.n_cols - 1 - shape.n_public,
@@ -209,10 +211,7 @@ static int synthesize_pce(const struct ipc_task *task, struct worker_synth_outpu
         r = pce_load(task->circuit_path, &pce);
         if (r < 0)
                 return r;
-        r = wtns_load(task->witness_path, &w);
-        if (r < 0)
-                return r;
-        r = check_witness_length(task->witness_path, w, task->circuit_path, pce->n_cols);
+        r = load_witness(task, pce->n_cols, &w);
         if (r < 0)
                 return r;
         return fill_outputs(task->circuit_path, evaluate_pce, pce, w->values, w->n_values,

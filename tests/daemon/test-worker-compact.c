@@ -152,10 +152,12 @@ static void layout_make(struct layout *l) {
         const uint64_t n_aux = pce->n_cols - 1 - pce->n_public;
 
         assert_int_equal(pce_compact_from_full(witness, pce->n_public, n_aux, &cw), 0);
-        l->size = ipc_compact_bytes(cw.w.n_inputs, n_aux, ipc_compact_nums(&cw.w));
+        const uint64_t n_nums = ipc_compact_nums(&cw.w);
+
+        l->size = ipc_compact_bytes(cw.w.n_inputs, n_aux, n_nums);
         l->bytes = malloc(l->size);
         assert_non_null(l->bytes);
-        ipc_compact_write(&cw.w, l->bytes);
+        ipc_compact_write(&cw.w, n_nums, l->bytes);
         l->n_vars = pce->n_cols;
         l->h = (struct ipc_compact_header *)l->bytes;
         l->is_bit = (uint64_t *)(l->bytes + sizeof(*l->h) + (pce->n_public + 1) * sizeof(fr_t));
