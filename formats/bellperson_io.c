@@ -54,6 +54,27 @@ int bellperson_map_file(const char *path, struct bellperson_map *ret) {
         return 0;
 }
 
+void bellperson_map_drop(const struct bellperson_map *m, const char *path, uint64_t offset,
+                         uint64_t len) {
+        const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+        _cleanup_close_ int fd = -EBADF;
+        uint64_t start, end;
+
+        assert(m && path);
+        if (!m->data || offset >= m->size)
+                return;
+        end = len > m->size - offset ? m->size : offset + len;
+        /* Whole pages: one shared with a section not read yet is read again from the file. */
+        start = offset / page * page;
+        end = end % page ? end + page - end % page : end;
+        if (end > m->size)
+                end = m->size; /* the mapping's last page is whole anyway */
+        (void)madvise((uint8_t *)m->data + start, end - start, MADV_DONTNEED);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd >= 0)
+                (void)posix_fadvise(fd, (off_t)start, (off_t)(end - start), POSIX_FADV_DONTNEED);
+}
+
 void bellperson_unmap_file(struct bellperson_map *m) {
         assert(m);
         if (m->data)

@@ -27,6 +27,13 @@ int bellperson_map_file(const char *path, struct bellperson_map *ret);
  * _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0}; */
 void bellperson_unmap_file(struct bellperson_map *m);
 
+/* Lets go of the pages of [offset, offset + len) of m, the mapping of path: out of this
+ * process's mapping, then (advice: pages that another process maps or that are dirty
+ * stay) out of the page cache, where they would stay charged to the reader's memory
+ * cgroup. For a file read once into memory of its own, such as a 47 GB .params file. */
+void bellperson_map_drop(const struct bellperson_map *m, const char *path, uint64_t offset,
+                         uint64_t len);
+
 /* A parser of a whole file image; origin names it in messages. */
 typedef int (*bellperson_parse_fn)(const uint8_t *data, size_t size, const char *origin, void *ret);
 /* Maps path, parses it with parse (origin: path) into ret, and unmaps it: for what

@@ -153,8 +153,10 @@ static int decode_section(struct bellperson_params *p, const uint8_t *data,
         return 0;
 }
 
-int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
-                            bool check_subgroup, struct bellperson_params **ret) {
+/* bellperson_params_parse, dropping each section's pages of `map` (the mapping of the file
+ * origin names; NULL for an image in memory) once its points are decoded. */
+static int params_parse(const uint8_t *data, size_t size, const char *origin, bool check_subgroup,
+                        const struct bellperson_map *map, struct bellperson_params **ret) {
         _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
         _cleanup_free_ char *origin_copy = NULL;
         const unsigned flags = check_subgroup ? 0 : POINT_DECODE_SKIP_SUBGROUP_CHECK;
@@ -192,6 +194,9 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
                 r = decode_section(p, data, &layout, s, flags, arrays[s]);
                 if (r < 0)
                         return r;
+                if (map)
+                        bellperson_map_drop(map, origin, layout.offset[s],
+                                            layout.count[s] * section_point_bytes[s]);
         }
         p->n_h = layout.count[SECTION_H];
         p->n_l = layout.count[SECTION_L];
@@ -203,19 +208,25 @@ int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin
         return 0;
 }
 
-static int parse_checking_subgroup(const uint8_t *data, size_t size, const char *origin,
-                                   void *ret) {
-        return bellperson_params_parse(data, size, origin, true, ret);
+int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
+                            bool check_subgroup, struct bellperson_params **ret) {
+        return params_parse(data, size, origin, check_subgroup, NULL, ret);
 }
 
-static int parse_trusting_subgroup(const uint8_t *data, size_t size, const char *origin,
-                                   void *ret) {
-        return bellperson_params_parse(data, size, origin, false, ret);
-}
-
+/* The file's pages go as its sections are decoded: memory.peak counts page cache, and a
+ * 32 GiB sector's 47 GB file read into the key's own memory would otherwise double the
+ * load's peak in the prover's cgroup. */
 int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret) {
-        return bellperson_load_file(
-                path, check_subgroup ? parse_checking_subgroup : parse_trusting_subgroup, ret);
+        _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0};
+        int r;
+
+        assert(path);
+        r = bellperson_map_file(path, &map);
+        if (r < 0)
+                return r;
+        r = params_parse(map.data, map.size, path, check_subgroup, &map, ret);
+        bellperson_map_drop(&map, path, 0, map.size);
+        return r;
 }
 
 struct bellperson_params *bellperson_params_free(struct bellperson_params *p) {

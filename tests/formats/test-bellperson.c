@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -460,6 +462,55 @@ static void test_params_round_trip(void **state) {
                 assert_true(g1_affine_is_infinity(&pk.a[5]));
                 assert_true(g2_affine_is_infinity(&pk.b2[12]));
         }
+}
+
+/* Pages of path in the page cache (mincore of a fresh mapping). */
+static size_t cached_pages(const char *path, size_t *ret_pages) {
+        const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        unsigned char *vec;
+        size_t n, cached = 0;
+        void *map;
+
+        assert_true(fd >= 0);
+        assert_int_equal(fstat(fd, &st), 0);
+        n = ((size_t)st.st_size + page - 1) / page;
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        assert_true(map != MAP_FAILED);
+        vec = calloc(n, 1);
+        assert_non_null(vec);
+        assert_int_equal(mincore(map, (size_t)st.st_size, vec), 0);
+        for (size_t i = 0; i < n; i++)
+                cached += vec[i] & 1;
+        free(vec);
+        munmap(map, (size_t)st.st_size);
+        *ret_pages = n;
+        return cached;
+}
+
+/* Loading a .params file leaves none of its pages in the page cache (where they would
+ * stay charged to the prover's memory cgroup), however warm the file was. */
+static void test_params_load_drops_pages(void **state) {
+        _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
+        _cleanup_close_ int fd = open(main_params, O_RDONLY | O_CLOEXEC);
+        struct statfs fs;
+        char buf[65536];
+        size_t pages, before;
+
+        (void)state;
+        assert_true(fd >= 0);
+        assert_int_equal(fstatfs(fd, &fs), 0);
+        if (fs.f_type == 0x01021994) /* TMPFS_MAGIC: the page cache is the file */
+                skip();
+        assert_int_equal(fsync(fd), 0); /* dirty pages stay in the cache */
+        while (read(fd, buf, sizeof(buf)) > 0)
+                ;
+        before = cached_pages(main_params, &pages);
+        assert_true(pages >= 4); /* ~30 KB */
+        assert_true(before > pages / 2);
+        assert_int_equal(bellperson_params_load(main_params, false, &p), 0);
+        assert_int_equal(cached_pages(main_params, &pages), 0);
 }
 
 static void test_vk_round_trip(void **state) {
@@ -970,11 +1021,17 @@ static void test_writer_refusals(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_params_layout),  cmocka_unit_test(test_params_round_trip),
-                cmocka_unit_test(test_vk_round_trip),  cmocka_unit_test(test_proof_verifies),
-                cmocka_unit_test(test_proof_errors),   cmocka_unit_test(test_every_prefix),
-                cmocka_unit_test(test_bad_counts),     cmocka_unit_test(test_bad_points),
-                cmocka_unit_test(test_to_pk_refusals), cmocka_unit_test(test_writer_refusals),
+                cmocka_unit_test(test_params_layout),
+                cmocka_unit_test(test_params_round_trip),
+                cmocka_unit_test(test_params_load_drops_pages),
+                cmocka_unit_test(test_vk_round_trip),
+                cmocka_unit_test(test_proof_verifies),
+                cmocka_unit_test(test_proof_errors),
+                cmocka_unit_test(test_every_prefix),
+                cmocka_unit_test(test_bad_counts),
+                cmocka_unit_test(test_bad_points),
+                cmocka_unit_test(test_to_pk_refusals),
+                cmocka_unit_test(test_writer_refusals),
         };
 
         return cmocka_run_group_tests(tests, setup, teardown);
