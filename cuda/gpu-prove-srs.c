@@ -48,8 +48,11 @@ static void share_roles(const void *const ptr[], size_t bytes[], size_t owner[],
         }
 }
 
-/* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not. */
-static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t bytes[5]) {
+/* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not: small ones,
+ * and the G1 bases when they are resident on the card (the MSMs read them there, and the
+ * prover may free their host copy: gpu_prover_pk_resident). */
+static size_t pk_arrays(const struct groth16_pk *pk, bool resident, const void *ptr[5],
+                        size_t bytes[5]) {
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         size_t owner[5];
         ptr[0] = pk->a, bytes[0] = groth16_pk_a_points(pk) * sizeof(g1_affine_t);
@@ -60,7 +63,7 @@ static size_t pk_arrays(const struct groth16_pk *pk, const void *ptr[5], size_t 
         ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
         share_roles(ptr, bytes, owner, 5);
         for (size_t i = 0; i < 5; i++)
-                if (bytes[i] < PIN_MIN_BYTES)
+                if (bytes[i] < PIN_MIN_BYTES || (resident && i < 4))
                         bytes[i] = 0;
         return 5;
 }
@@ -200,27 +203,41 @@ static void unpin_arrays(gpu_prover_t *prover, const void *const ptr[], const si
                         (void)gpu_host_unregister(prover->ctx, (void *)ptr[i]);
 }
 
+static void drop_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        resident_key_free(prover, &prover->resident[i]);
+}
+
+bool gpu_prover_pk_resident(const gpu_prover_t *prover, const struct groth16_pk *pk) {
+        assert(prover && pk);
+        return resident_points(prover, pk) != NULL;
+}
+
+/* The card first: what goes there is not pinned (pinning 38 GiB of a 32 GiB sector's G1
+ * bases costs seconds, and their host copy may be freed once they are on the card). */
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
         const void *ptr[5];
         size_t bytes[5], n;
         int r;
 
         assert(prover && pk);
-        n = pk_arrays(pk, ptr, bytes);
+        r = make_resident(prover, pk);
+        if (r < 0)
+                return r;
+        n = pk_arrays(pk, gpu_prover_pk_resident(prover, pk), ptr, bytes);
         for (size_t i = 0; i < n; i++) {
                 if (!ptr[i] || !bytes[i])
                         continue;
                 r = gpu_host_register(prover->ctx, (void *)ptr[i], bytes[i]);
                 if (r < 0) {
                         unpin_arrays(prover, ptr, bytes, i);
+                        drop_resident(prover, pk);
                         return log_error_errno(r, "Pinning %zu bytes of the SRS for the GPU: %s",
                                                bytes[i], gpu_context_last_error(prover->ctx));
                 }
         }
-        r = make_resident(prover, pk);
-        if (r < 0)
-                unpin_arrays(prover, ptr, bytes, n);
-        return r;
+        return 0;
 }
 
 void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk) {
@@ -228,9 +245,7 @@ void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk)
         size_t bytes[5], n;
 
         assert(prover && pk);
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
-                if (prover->resident[i].pk == pk)
-                        resident_key_free(prover, &prover->resident[i]);
-        n = pk_arrays(pk, ptr, bytes);
+        n = pk_arrays(pk, gpu_prover_pk_resident(prover, pk), ptr, bytes);
         unpin_arrays(prover, ptr, bytes, n);
+        drop_resident(prover, pk);
 }

@@ -82,6 +82,10 @@ unsigned gpu_prover_lanes(const gpu_prover_t *prover);
  * starts. */
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
+/* Whether pk's G1 bases (A, B_G1, L, H) are on the card since gpu_prover_register_pk:
+ * the MSMs then read them there alone, and the caller may free their host arrays (and
+ * set those pointers to NULL) until gpu_prover_unregister_pk. */
+bool gpu_prover_pk_resident(const gpu_prover_t *prover, const struct groth16_pk *pk);
 
 /* pk and w stay borrowed until gpu_prove_finish; a, b, c (2^log each) only
  * during this call. */

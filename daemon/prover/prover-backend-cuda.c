@@ -59,6 +59,16 @@ static void cuda_pin_once(struct cuda_backend *cuda, const struct groth16_pk *pk
                 cuda->pinned[cuda->n_pinned++] = pk;
 }
 
+/* With SrsResidence=auto a 32 GiB sector's G1 bases (38.3 GiB) go to a card that holds
+ * them beside the partitions in flight (an H200, not an 80 GB H100): the prover then
+ * frees their host copy. */
+static int cuda_adopt_key(struct prover_backend *backend, const struct groth16_pk *pk) {
+        struct cuda_backend *cuda = (struct cuda_backend *)backend;
+
+        cuda_pin_once(cuda, pk);
+        return gpu_prover_pk_resident(cuda->gpu, pk) ? 1 : 0;
+}
+
 /* Checks a loaded PCE against the key its partitions prove with. */
 static int pce_fits_key(const struct pce *pce, const char *path, const struct groth16_pk *pk) {
         if (pce->n_cols != pk->n_vars || pce->n_public != pk->n_public ||
@@ -230,6 +240,7 @@ static void cuda_forget_key(struct prover_backend *backend, const struct groth16
 static const struct prover_backend_ops cuda_ops = {
         .name = "cuda",
         .device_info = cuda_device_info,
+        .adopt_key = cuda_adopt_key,
         .forget_key = cuda_forget_key,
         .prove_start = cuda_prove_start,
         .prove_finish = cuda_prove_finish,

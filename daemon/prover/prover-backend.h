@@ -60,6 +60,12 @@ struct prover_backend_ops {
         /* Consumes partial, whatever the outcome. */
         int (*prove_finish)(struct prover_backend *backend, struct prover_partial *partial,
                             struct groth16_proof *ret);
+        /* A key was just loaded: the backend takes it in now rather than at its first
+         * partition (the CUDA one pins it and copies its G1 bases to the card where they
+         * fit). Returns 1 when the backend holds the G1 bases (A, B_G1, L, H) itself, so
+         * that their host copy may be freed (prover_keys_release_g1); 0 when it reads them
+         * from host memory. May be NULL (0). */
+        int (*adopt_key)(struct prover_backend *backend, const struct groth16_pk *pk);
         /* The key is about to be freed (an evicted circuit): let go of it. May be NULL. */
         void (*forget_key)(struct prover_backend *backend, const struct groth16_pk *pk);
         /* Drops a partial that will not be finished (a canceled task). */

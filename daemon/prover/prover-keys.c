@@ -77,23 +77,31 @@ static void lock_array(struct prover_keys *keys, const char *path, const void *p
         keys->mlock_refused = true;
 }
 
-/* Counts and locks the key's point arrays. */
-static uint64_t lock_key(struct prover_keys *keys, const char *path, const struct groth16_pk *pk) {
+/* The key's point arrays: the G1 bases (A, B_G1, L, H), then B_G2. */
+enum { KEY_G1_ARRAYS = 4, KEY_ARRAYS = 5 };
+struct key_array {
+        const void *p;
+        size_t bytes;
+};
+
+static void key_arrays(const struct groth16_pk *pk, struct key_array ret[KEY_ARRAYS]) {
         const size_t n_private = pk->n_vars - pk->n_public - 1;
         const size_t n_h = groth16_h_bases(pk->h_convention, pk->log_domain_size);
-        const struct {
-                const void *p;
-                size_t bytes;
-        } arrays[] = {
-                {pk->a, groth16_pk_a_points(pk) * sizeof(g1_affine_t)},
-                {pk->b1, groth16_pk_b_points(pk) * sizeof(g1_affine_t)},
-                {pk->b2, groth16_pk_b_points(pk) * sizeof(g2_affine_t)},
-                {pk->l, n_private * sizeof(g1_affine_t)},
-                {pk->h, n_h * sizeof(g1_affine_t)},
-        };
+
+        ret[0] = (struct key_array){pk->a, groth16_pk_a_points(pk) * sizeof(g1_affine_t)};
+        ret[1] = (struct key_array){pk->b1, groth16_pk_b_points(pk) * sizeof(g1_affine_t)};
+        ret[2] = (struct key_array){pk->l, n_private * sizeof(g1_affine_t)};
+        ret[3] = (struct key_array){pk->h, n_h * sizeof(g1_affine_t)};
+        ret[4] = (struct key_array){pk->b2, groth16_pk_b_points(pk) * sizeof(g2_affine_t)};
+}
+
+/* Counts and locks the key's point arrays. */
+static uint64_t lock_key(struct prover_keys *keys, const char *path, const struct groth16_pk *pk) {
+        struct key_array arrays[KEY_ARRAYS];
         uint64_t total = 0;
 
-        for (size_t i = 0; i < ELEMENTSOF(arrays); i++) {
+        key_arrays(pk, arrays);
+        for (size_t i = 0; i < KEY_ARRAYS; i++) {
                 lock_array(keys, path, arrays[i].p, arrays[i].bytes);
                 total += arrays[i].bytes;
         }
@@ -232,6 +240,32 @@ int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char 
                  (unsigned long long)e->bytes);
         entry_free(e);
         return 0;
+}
+
+uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_pk *pk) {
+        struct key_array arrays[KEY_ARRAYS];
+        struct key_entry *e;
+        uint64_t bytes = 0;
+
+        assert(keys && pk);
+        for (e = keys->entries; e && &e->pk != pk; e = e->next)
+                ;
+        if (!e || !e->params || !e->params->a)
+                return 0;
+        key_arrays(&e->pk, arrays);
+        for (size_t i = 0; i < KEY_G1_ARRAYS; i++)
+                bytes += arrays[i].bytes;
+        /* The pk's arrays are the params' (bellperson_params_to_pk). */
+        free(TAKE_PTR(e->params->a));
+        free(TAKE_PTR(e->params->b_g1));
+        free(TAKE_PTR(e->params->l));
+        free(TAKE_PTR(e->params->h));
+        e->pk.a = e->pk.b1 = e->pk.l = e->pk.h = NULL;
+        e->bytes -= bytes;
+        keys->bytes -= bytes;
+        log_info("%s: the host copy of the G1 bases freed (%.1f GiB): they are on the GPU", e->path,
+                 (double)bytes / (1u << 30));
+        return bytes;
 }
 
 uint64_t prover_keys_bytes(const struct prover_keys *keys) {

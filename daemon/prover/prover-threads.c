@@ -125,6 +125,21 @@ static bool job_canceled(struct prover *p, const struct prove_job *job) {
         return canceled;
 }
 
+/* prover_keys_get, then a key loaded now goes to the backend at once (the CUDA one copies
+ * its G1 bases to the card where they fit, and their host copy goes: the prover's cgroup
+ * then holds B_G2 alone of a 32 GiB sector's key, 6.4 of 44 GiB). */
+static int key_get(struct prover *p, const struct ipc_task *t, const char *circuit_path,
+                   const struct groth16_pk **ret, uint64_t *ret_load_usec) {
+        int r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, circuit_path, ret,
+                                ret_load_usec);
+
+        if (r < 0 || *ret_load_usec == 0 || !p->backend->ops->adopt_key)
+                return r;
+        if (p->backend->ops->adopt_key(p->backend, *ret) > 0)
+                (void)prover_keys_release_g1(p->keys, *ret);
+        return 0;
+}
+
 /* The key for the job, checked against what the worker computed. */
 static int job_key(struct prover *p, struct prove_job *job, char *text, size_t text_size) {
         const struct ipc_task *t = &job->request.task;
@@ -133,8 +148,7 @@ static int job_key(struct prover *p, struct prove_job *job, char *text, size_t t
         int r;
 
         prover_send_progress(p, t->task_id, "key (loaded once)");
-        r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, t->circuit_path, &pk,
-                            &job->srs_load_usec);
+        r = key_get(p, t, t->circuit_path, &pk, &job->srs_load_usec);
         if (r < 0) {
                 snprintf(text, text_size, "%s", ipc_log_last_error());
                 return r;
@@ -211,10 +225,9 @@ static void job_load_key(struct prover *p, struct prove_job *job) {
 
         memset(&answer, 0, sizeof(answer));
         prover_send_progress(p, 0, "preload");
-        r = prover_keys_get(
-                p->keys, (enum job_kind)job->request.task.kind, job->request.task.key_path,
-                job->request.task.circuit_path[0] ? job->request.task.circuit_path : NULL, &pk,
-                &answer.load_usec);
+        r = key_get(p, &job->request.task,
+                    job->request.task.circuit_path[0] ? job->request.task.circuit_path : NULL, &pk,
+                    &answer.load_usec);
         answer.error = r < 0 ? r : 0;
         if (r < 0)
                 snprintf(answer.message, sizeof(answer.message), "%s", ipc_log_last_error());

@@ -27,6 +27,8 @@
 #include "circuits/synthetic.h"
 #include "common/log.h"
 #include "daemon/prover/prover-backend.h"
+#include "daemon/prover/prover-keys.h"
+#include "formats/bellperson_params.h"
 #include "formats/snarkjs-json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
@@ -149,6 +151,20 @@ static void evaluate_pce(const struct pce *pce, const fr_t *w, fr_t *a[PARTS], f
         }
 }
 
+/* PARTS partitions from in's compact witness, started together, each proof verified. */
+static void compact_round(struct prover_backend *backend, const struct prover_inputs *in,
+                          const struct groth16_vk *vk, const fr_t *w) {
+        struct prover_partial *partial[PARTS] = {NULL};
+        struct groth16_proof proof;
+
+        for (int i = 0; i < PARTS; i++)
+                assert_int_equal(backend->ops->prove_start(backend, in, &partial[i]), 0);
+        for (int i = PARTS - 1; i >= 0; i--) {
+                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof), 0);
+                assert_int_equal(groth16_verify(vk, w + 1, &proof), 1);
+        }
+}
+
 /* The same partitions from the compact witness and the circuit's PCE file: the CUDA
  * backend evaluates a, b, c and w on the card (the PCE uploaded once per key, again
  * after the key is forgotten), and the proofs verify; the CPU backend refuses. */
@@ -159,26 +175,48 @@ static void prove_compact(struct prover_backend *backend, const struct groth16_p
                                          .log_domain_size = pk->log_domain_size,
                                          .compact = &cw.w,
                                          .circuit_path = pce_path};
-        struct prover_partial *partial[PARTS] = {NULL};
-        struct groth16_proof proof;
+        struct prover_partial *partial = NULL;
 
         assert_int_equal(pce_compact_from_full(w, (uint32_t)pk->n_public,
                                                pk->n_vars - 1 - pk->n_public, &cw),
                          0);
         if (strcmp(backend->ops->name, "cuda") != 0) {
-                assert_int_equal(backend->ops->prove_start(backend, &in, &partial[0]), -EOPNOTSUPP);
+                assert_int_equal(backend->ops->prove_start(backend, &in, &partial), -EOPNOTSUPP);
                 return;
         }
         for (int round = 0; round < 2; round++) {
-                for (int i = 0; i < PARTS; i++)
-                        assert_int_equal(backend->ops->prove_start(backend, &in, &partial[i]), 0);
-                for (int i = PARTS - 1; i >= 0; i--) {
-                        assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof),
-                                         0);
-                        assert_int_equal(groth16_verify(vk, w + 1, &proof), 1);
-                }
+                compact_round(backend, &in, vk, w);
                 backend->ops->forget_key(backend, pk);
         }
+}
+
+/* A key adopted as the prover does on loading it: where the backend holds its G1 bases on
+ * the card (the CUDA one with SrsResidence=auto: this small key fits) their host arrays
+ * go, as prover_keys_release_g1 frees them, and partitions still prove from the compact
+ * witness and from a, b, c. The CPU backend keeps the host copy (no adopt_key). */
+static void prove_adopted(struct prover_backend *backend, const struct groth16_pk *key,
+                          const struct groth16_vk *vk, const struct pce *pce, const char *pce_path,
+                          const fr_t *w) {
+        _cleanup_(pce_compact_owned_free) struct pce_compact_owned cw = {0};
+        struct groth16_pk pk = *key;
+        const struct prover_inputs in = {.pk = &pk,
+                                         .log_domain_size = pk.log_domain_size,
+                                         .compact = &cw.w,
+                                         .circuit_path = pce_path};
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
+
+        if (!backend->ops->adopt_key) {
+                assert_string_equal(backend->ops->name, "cpu");
+                return;
+        }
+        assert_int_equal(backend->ops->adopt_key(backend, &pk), 1);
+        pk.a = pk.b1 = pk.l = pk.h = NULL;
+        assert_int_equal(
+                pce_compact_from_full(w, (uint32_t)pk.n_public, pk.n_vars - 1 - pk.n_public, &cw),
+                0);
+        compact_round(backend, &in, vk, w);
+        evaluate_pce(pce, w, a, b, c);
+        prove_several(backend, &pk, vk, w, a, b, c); /* forgets the key */
 }
 
 /* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
@@ -209,6 +247,7 @@ static void prove_synthetic(struct prover_backend *backend) {
         prove_several(backend, &keys->pk, &keys->vk, w, a, b, c);
         assert_int_equal(pce_save(pce, pce_path), 0);
         prove_compact(backend, &keys->pk, &keys->vk, pce_path, w);
+        prove_adopted(backend, &keys->pk, &keys->vk, pce, pce_path, w);
 
         assert_int_equal(pce_wire_density(pce, PCE_A, &a_density), 0);
         assert_int_equal(pce_wire_density(pce, PCE_B, &b_density), 0);
@@ -217,6 +256,7 @@ static void prove_synthetic(struct prover_backend *backend) {
         evaluate_pce(pce, w, a, b, c);
         prove_several(backend, &packed, &keys->vk, w, a, b, c);
         prove_compact(backend, &packed, &keys->vk, pce_path, w);
+        prove_adopted(backend, &packed, &keys->vk, pce, pce_path, w);
         unlink(pce_path);
         rmdir(dir);
 }
@@ -351,6 +391,53 @@ static void test_g2_placement(void **state) {
 }
 #endif
 
+/* The prover's key cache frees the host copy of a .params key's G1 bases once a backend
+ * holds them (prover_keys_release_g1): B_G2 stays, the bytes held drop by exactly the G1
+ * arrays, and a second release frees nothing. */
+static void test_keys_release_g1(void **state) {
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
+        struct synthetic_params params = {
+                .seed = 6, .n_rows = 1024 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 2};
+        struct groth16_toxic_waste tw;
+        struct prover_keys *cache = NULL;
+        const struct groth16_pk *pk;
+        char dir[] = "/tmp/test-prover-keys-XXXXXX", path[64];
+        uint64_t load_usec, before, g1;
+        (void)state;
+
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof(path), "%s/k.params", dir);
+        assert_int_equal(synthetic_params_resolve(&params), 0);
+        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"keys", 4);
+        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
+        assert_int_equal(bellperson_params_save(path, &keys->pk, &keys->vk), 0);
+
+        assert_int_equal(prover_keys_new(&cache), 0);
+        assert_int_equal(prover_keys_get(cache, JOB_SYNTHETIC_PCE, path, NULL, &pk, &load_usec), 0);
+        assert_true(load_usec > 0);
+        before = prover_keys_bytes(cache);
+        g1 = (2 * pk->n_vars + (pk->n_vars - pk->n_public - 1) +
+              groth16_h_bases(pk->h_convention, pk->log_domain_size)) *
+             sizeof(g1_affine_t);
+        assert_int_equal(before, g1 + pk->n_vars * sizeof(g2_affine_t));
+        assert_int_equal(prover_keys_release_g1(cache, pk), g1);
+        assert_null(pk->a);
+        assert_null(pk->b1);
+        assert_null(pk->l);
+        assert_null(pk->h);
+        assert_non_null(pk->b2);
+        assert_int_equal(prover_keys_bytes(cache), before - g1);
+        assert_int_equal(prover_keys_release_g1(cache, pk), 0);
+        assert_int_equal(prover_keys_forget(cache, JOB_SYNTHETIC_PCE, path), 0);
+        assert_int_equal(prover_keys_bytes(cache), 0);
+        prover_keys_free(cache);
+        unlink(path);
+        rmdir(dir);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_gpu_asked),
@@ -360,6 +447,7 @@ int main(void) {
                 cmocka_unit_test(test_g2_placement),
                 cmocka_unit_test(test_gpu_one_lane),
 #endif
+                cmocka_unit_test(test_keys_release_g1),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
