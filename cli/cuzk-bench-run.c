@@ -176,9 +176,10 @@ static void *worker(void *userdata) {
         return NULL;
 }
 
-/* One GetStatus answer into memory; frees *client when the daemon stops
- * answering (sampling is best effort: the batch goes on). */
-static void sample_status(struct api_client **client, struct bench_memory *memory) {
+/* One GetStatus answer into memory and idle; frees *client when the daemon
+ * stops answering (sampling is best effort: the batch goes on). */
+static void sample_status(struct api_client **client, struct bench_memory *memory,
+                          struct bench_idle *idle) {
         Cuzk__V1__GetStatusRequest request = CUZK__V1__GET_STATUS_REQUEST__INIT;
         struct api_call_result result;
         ProtobufCMessage *response = NULL;
@@ -196,6 +197,7 @@ static void sample_status(struct api_client **client, struct bench_memory *memor
                 return;
         }
         bench_memory_add_status(memory, (const Cuzk__V1__GetStatusResponse *)response);
+        bench_idle_add_status(idle, (const Cuzk__V1__GetStatusResponse *)response);
         protobuf_c_message_free_unpacked(response, NULL);
 }
 
@@ -213,7 +215,7 @@ static void wait_a_little(struct batch *b) {
 
 int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRequest *request,
                     FILE *out, struct bench_job *jobs, double *ret_seconds,
-                    struct bench_memory *memory) {
+                    struct bench_memory *memory, struct bench_idle *idle) {
         struct batch b = {.o = o, .request = request, .out = out, .jobs = jobs};
         _cleanup_free_ pthread_t *threads = NULL;
         struct api_client *status_client = NULL;
@@ -226,6 +228,7 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
         assert(jobs);
         assert(ret_seconds);
         assert(memory);
+        assert(idle);
 
         n_threads = o->concurrency < o->count ? o->concurrency : o->count;
         threads = calloc(n_threads, sizeof(*threads));
@@ -240,6 +243,8 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
         /* Status samples are a bonus: without them the batch still runs. */
         if (bench_connect(o, &status_client) < 0)
                 status_client = NULL;
+        /* Before the first job: where the provers' idle time starts from. */
+        sample_status(&status_client, memory, idle);
 
         b.start = clock_now_seconds();
         for (; started < n_threads; started++) {
@@ -261,7 +266,7 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
         pthread_mutex_lock(&b.lock);
         while (started > 0 && b.finished < o->count) {
                 pthread_mutex_unlock(&b.lock);
-                sample_status(&status_client, memory);
+                sample_status(&status_client, memory, idle);
                 pthread_mutex_lock(&b.lock);
                 draw_progress(&b, memory);
                 if (b.finished < o->count)
@@ -274,6 +279,8 @@ int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRe
         for (unsigned i = 0; i < started; i++)
                 pthread_join(threads[i], NULL);
         *ret_seconds = clock_now_seconds() - b.start;
+        /* After the last job: the batch's end, not up to a sampling interval before it. */
+        sample_status(&status_client, memory, idle);
         api_client_free(status_client);
         pthread_cond_destroy(&b.changed);
         pthread_mutex_destroy(&b.lock);

@@ -2,7 +2,8 @@
 /*
  * cuzk-bench batch: runs a batch of identical proofs through cuzkd and
  * reports them as the reference daemon's cuzk-bench does, with the daemon's
- * peak memory and, with --verify, every proof checked.
+ * peak memory, its provers' idle time between partitions and, with --verify,
+ * every proof checked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
         _cleanup_free_ struct bench_job *jobs = NULL;
         struct bench_request request = {0};
         struct bench_memory memory = {0};
+        struct bench_idle idle = {0};
         struct api_client *client = NULL;
         struct bench_summary summary;
         struct bench_options o;
@@ -94,7 +96,7 @@ int main(int argc, char **argv) {
 
         bench_print_header(stdout, &o);
         fflush(stdout);
-        r = bench_run_batch(&o, &request.submit, stdout, jobs, &seconds, &memory);
+        r = bench_run_batch(&o, &request.submit, stdout, jobs, &seconds, &memory, &idle);
         if (r < 0) {
                 api_client_free(client);
                 bench_request_done(&request);
@@ -117,6 +119,7 @@ int main(int argc, char **argv) {
                         (void)bench_memory_read_peak(client, &memory);
         }
         bench_print_memory(stdout, &memory);
+        bench_print_idle(stdout, &idle);
 
         api_client_free(client);
         bench_jobs_free(jobs, o.count);

@@ -9,6 +9,7 @@
  *   cuzk-bench-run.c      N threads, one connection and one job in flight each
  *   cuzk-bench-report.c   the per-proof lines, the summary and its arithmetic
  *   cuzk-bench-memory.c   the daemon's memory: GetStatus samples, GetMetrics peak
+ *   cuzk-bench-idle.c     the provers' idle time between partitions (GetStatus)
  *   cuzk-bench-verify.c   --verify: every proof checked against the job's key
  */
 #pragma once
@@ -137,6 +138,22 @@ int bench_memory_read_peak(struct api_client *client, struct bench_memory *memor
 void bench_memory_add_status(struct bench_memory *memory, const Cuzk__V1__GetStatusResponse *s);
 void bench_print_memory(FILE *f, const struct bench_memory *memory);
 
+/* The provers' idle time (GetStatus's provers[].idle_usec: ready, no partition in hand,
+ * while the daemon had an unfinished job) at the first and the latest GetStatus sample. */
+#define BENCH_MAX_PROVERS 16
+struct bench_idle {
+        unsigned samples;   /* GetStatus answers folded in */
+        unsigned n_provers; /* listed in each of them; 0: not reported (the reference's) */
+        uint32_t index[BENCH_MAX_PROVERS];
+        uint64_t start_usec[BENCH_MAX_PROVERS], end_usec[BENCH_MAX_PROVERS];
+};
+/* Folds one GetStatus answer in: the first is the start, the latest the end. */
+void bench_idle_add_status(struct bench_idle *idle, const Cuzk__V1__GetStatusResponse *s);
+/* "gpu idle:      12.3 s between partitions", the sum over the provers of what their idle
+ * time grew by, each prover's in parentheses where there are several; "not reported" with
+ * fewer than two samples or no provers. */
+void bench_print_idle(FILE *f, const struct bench_idle *idle);
+
 /* Connects as the options say; a message naming the socket on failure. */
 int bench_connect(const struct bench_options *o, struct api_client **ret);
 
@@ -151,12 +168,13 @@ struct bench_job {
  * Runs the batch: o->count jobs, o->concurrency in flight, each on its own
  * connection from its own thread, printing a line per finished job to out
  * (and a live progress line when out is a terminal). jobs has o->count
- * entries; free their responses with bench_jobs_free(). memory collects
- * GetStatus samples taken while the batch runs.
+ * entries; free their responses with bench_jobs_free(). memory and idle
+ * collect GetStatus samples taken before the first job, while the batch
+ * runs and after the last job.
  */
 int bench_run_batch(const struct bench_options *o, const Cuzk__V1__SubmitProofRequest *request,
                     FILE *out, struct bench_job *jobs, double *ret_seconds,
-                    struct bench_memory *memory);
+                    struct bench_memory *memory, struct bench_idle *idle);
 void bench_jobs_free(struct bench_job *jobs, size_t n);
 
 /* --verify: the job's verifying key and expected public inputs. */

@@ -65,7 +65,8 @@ void ctl_print_status(FILE *f, const Cuzk__V1__GetStatusResponse *s) {
                 }
                 if (p->current_job_id[0])
                         fprintf(f, ", running %s", p->current_job_id);
-                fputc('\n', f);
+                /* Waiting for work while the daemon had some: the gaps between partitions. */
+                fprintf(f, ", idle %.1f s\n", (double)p->idle_usec / 1e6);
         }
         for (size_t i = 0; i < s->n_loaded_srs; i++) {
                 const Cuzk__V1__SRSStatus *srs = s->loaded_srs[i];

@@ -98,6 +98,9 @@ struct executor {
 
         sd_event_source *liveness_source; /* executor-liveness.c's timer */
         uint64_t stalled_worker_kills, stalled_prover_kills;
+        /* The supervisor has an unfinished job (executor_set_work_pending): a prover with
+         * nothing in hand now waits for work, and its idle time counts. */
+        bool work_pending;
 };
 
 /* A key every prover loads when it starts (executor_preload_key). */
@@ -138,6 +141,10 @@ struct prover_slot {
         struct liveness liveness;
         bool stalled;               /* killed for making no progress (executor-liveness.c) */
         char stage[IPC_STAGE_TEXT]; /* the last IPC_PROGRESS: what it does now */
+        /* Its idle time (executor_prover_info.idle_usec) up to idle_since_usec, and whether
+         * it has been idle since then (executor_prover_idle_note). */
+        uint64_t idle_usec, idle_since_usec;
+        bool idling;
 };
 
 /* executor.c */
@@ -150,6 +157,9 @@ void executor_result_init(struct executor_result *result, enum executor_failure 
 uint64_t executor_now_usec(void);
 /* The task as the worker and the prover get it; -ENAMETOOLONG, -EINVAL. */
 int executor_task_ipc(const struct executor_task *spec, struct ipc_task *ret);
+/* Call after p's ready, out_of_service or in_hand changed (or the executor's work_pending):
+ * the time since the last call is added to its idle time if it was idle then. */
+void executor_prover_idle_note(struct prover_slot *p);
 
 /* executor-worker.c */
 int executor_slots_open(struct executor *e);

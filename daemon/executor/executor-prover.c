@@ -64,6 +64,7 @@ static void on_ready(struct prover_slot *p, struct ipc_prover_ready *ready) {
         p->memory_total_bytes = ready->memory_total_bytes;
         p->memory_free_bytes = ready->memory_free_bytes;
         p->ready = true;
+        executor_prover_idle_note(p);
         log_info("Prover %d ready: %s, backend %s on %s", (int)p->pid,
                  executor_prover_label(p, label, sizeof(label)), p->backend, p->device_name);
         executor_relay_waiting(p->executor);
@@ -141,6 +142,7 @@ static void prover_forget_process(struct prover_slot *p) {
         p->ready = false;
         p->stage[0] = 0;
         p->preloads_sent = p->preloads_done = 0; /* the next process loads them again */
+        executor_prover_idle_note(p);
 }
 
 static int on_restart(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -178,6 +180,7 @@ static void take_out_of_service(struct prover_slot *p, const char *why) {
         char label[64];
 
         p->out_of_service = true;
+        executor_prover_idle_note(p);
         log_full_errno(LOG_ERR, 0, "%s taken out of service: %s; %s",
                        executor_prover_label(p, label, sizeof(label)), why,
                        executor_provers_in_service(e) ? "its partitions go to the other provers"

@@ -277,6 +277,7 @@ void executor_prover_relay(struct executor *e, struct task *t) {
         t->prover = p;
         p->in_hand++;
         p->last_relay = ++e->relays;
+        executor_prover_idle_note(p);
 }
 
 int executor_prover_cancel(struct executor *e, struct task *t) {

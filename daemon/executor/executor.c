@@ -58,8 +58,10 @@ static void task_free(struct task *t) {
                 e->tasks = t->next;
         if (t->next)
                 t->next->prev = t->prev;
-        if (t->state == TASK_AT_PROVER && t->prover && t->prover->in_hand > 0)
+        if (t->state == TASK_AT_PROVER && t->prover && t->prover->in_hand > 0) {
                 t->prover->in_hand--;
+                executor_prover_idle_note(t->prover);
+        }
         if (t->slot && t->slot->task == t) {
                 t->slot->task = NULL;
                 executor_slot_changed(t->slot);
@@ -336,6 +338,36 @@ void executor_get_status(const struct executor *e, struct executor_status *ret) 
         }
 }
 
+/* Waiting for work: ready and in service, nothing in hand, while the supervisor has some. */
+static bool prover_idle_now(const struct prover_slot *p) {
+        return p->executor->work_pending && p->ready && !p->out_of_service && p->in_hand == 0;
+}
+
+void executor_prover_idle_note(struct prover_slot *p) {
+        const uint64_t now = executor_now_usec();
+
+        assert(p);
+        /* Nothing of what makes it idle changed since the last note: that interval was all
+         * idle or all not. */
+        if (p->idling)
+                p->idle_usec += now - p->idle_since_usec;
+        p->idling = prover_idle_now(p);
+        p->idle_since_usec = now;
+}
+
+void executor_set_work_pending(struct executor *e, bool pending) {
+        assert(e);
+        if (e->work_pending == pending)
+                return;
+        e->work_pending = pending;
+        for (unsigned i = 0; i < e->n_provers; i++)
+                executor_prover_idle_note(&e->provers[i]);
+}
+
+static uint64_t prover_idle_usec(const struct prover_slot *p) {
+        return p->idle_usec + (p->idling ? executor_now_usec() - p->idle_since_usec : 0);
+}
+
 void executor_device_name(int device, char *buf, size_t size) {
         if (device >= 0)
                 snprintf(buf, size, "gpu %d", device);
@@ -375,6 +407,7 @@ int executor_get_prover(const struct executor *e, unsigned index,
                 .srs_bytes = p->srs_bytes,
                 .memory_total_bytes = p->memory_total_bytes,
                 .memory_free_bytes = p->memory_free_bytes,
+                .idle_usec = prover_idle_usec(p),
         };
         return 0;
 }

@@ -237,7 +237,18 @@ struct executor_prover_info {
         unsigned restarts;
         uint64_t srs_bytes;
         uint64_t memory_total_bytes, memory_free_bytes; /* the GPU's; 0 on the CPU */
+        /* Its idle time so far (CLOCK_MONOTONIC), the interval open now included: the time
+         * it was ready and in service with no partition in hand (in_hand 0) while work was
+         * pending (executor_set_work_pending). Its start-up, restarts, and key loads for a
+         * partition (in hand then) do not count, nor any time without work pending. */
+        uint64_t idle_usec;
 };
+
+/* Whether the supervisor has work for the provers: some job accepted and not yet completed,
+ * failed or cancelled. Only while it has does a prover's idle time count (idle_usec above):
+ * the time a prover waits for synthesis or admission, not for clients. Off at the start. */
+void executor_set_work_pending(struct executor *executor, bool pending);
+
 /* A configured device as status and metrics name it: "gpu 0", "cpu" or "auto". */
 void executor_device_name(int device, char *buf, size_t size);
 /* -ERANGE past n_provers. */

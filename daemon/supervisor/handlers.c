@@ -29,12 +29,23 @@ void cuzkd_job_ended(void *userdata, struct job *job) {
         assert(d);
         assert(job);
         metrics_job_ended(&d->metrics, job);
+        cuzkd_work_pending_changed(d);
         job_result(job, &result);
         /* Written off the loop; its calls are answered once it is (cuzkd_result_spooled).
          * A failed or cancelled job's inline input is never read again. */
         job->result_spooling = true;
         (void)spool_writer_save_result(d->spool_writer, job->id, &result,
                                        job->state == JOB_FAILED || job->state == JOB_CANCELLED);
+}
+
+void cuzkd_work_pending_changed(struct cuzkd *d) {
+        size_t unfinished;
+
+        assert(d);
+        if (!d->executor)
+                return;
+        job_table_count_unfinished(&d->table, NULL, &unfinished, NULL);
+        executor_set_work_pending(d->executor, unfinished > 0);
 }
 
 void cuzkd_result_spooled(void *userdata, const char *job_id, int r) {

@@ -13,6 +13,9 @@ extern const struct api_handler cuzkd_api_handler;
 
 /* The scheduler's job_ended: counts and has the spool writer write the result. */
 void cuzkd_job_ended(void *userdata, struct job *job);
+/* Tells the executor whether some job in the table is unfinished (executor_set_work_pending:
+ * the provers' idle time counts only then); called when a job comes in or ends. */
+void cuzkd_work_pending_changed(struct cuzkd *d);
 /* The spool writer's done callback (spool-writer.h): the job's result is durable (or
  * could not be written, r < 0), its waiters are answered. */
 void cuzkd_result_spooled(void *userdata, const char *job_id, int r);

@@ -245,6 +245,14 @@ static void prover_metrics(FILE *f, const struct executor *executor, unsigned n)
         for (unsigned i = 0; i < n; i++)
                 fprintf(f, "cuzk_prover_in_hand{prover=\"%u\",device=\"%s\"} %u\n", i, device[i],
                         info[i].in_hand);
+        /* Where a batch's time went between partitions: the prover starved (ProverStatus's
+         * idle_usec has the definition). */
+        header(f, "cuzk_prover_idle_seconds_total", "counter",
+               "Seconds each prover was ready with no partition in hand while a job was "
+               "unfinished.");
+        for (unsigned i = 0; i < n; i++)
+                fprintf(f, "cuzk_prover_idle_seconds_total{prover=\"%u\",device=\"%s\"} %.3f\n", i,
+                        device[i], (double)info[i].idle_usec / 1e6);
 }
 
 static void executor_metrics(FILE *f, const struct cuzkd *d) {

@@ -127,6 +127,7 @@ static void fill_provers(const struct cuzkd *d, const struct api_peer *peer,
                 p->restarts = info.restarts;
                 p->srs_bytes = info.srs_bytes;
                 p->current_job_id = list->job_ids[i];
+                p->idle_usec = info.idle_usec;
                 list->prover_pointers[r->n_provers++] = p;
                 /* A GPU: where its prover runs on one, or one configured (out of service). */
                 if (info.ordinal >= 0 || info.device >= 0) {

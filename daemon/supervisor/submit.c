@@ -169,6 +169,7 @@ static int add_accepted_job(struct cuzkd *d, struct intake_item *item, struct jo
         d->metrics.jobs_submitted++;
         log_accepted(job);
         scheduler_add(d->scheduler, job);
+        cuzkd_work_pending_changed(d);
         *ret = job;
         return 0;
 }
@@ -262,6 +263,7 @@ static int load_unfinished(struct cuzkd *d, const char *job_id,
                 job_free(job);
                 return log_error_errno(r, "spooled job %s: %m", job_id);
         }
+        cuzkd_work_pending_changed(d);        /* unfinished: its partitions will run */
         return intake_queue(d->intake, item); /* a reloaded job always has room */
 }
 

@@ -71,6 +71,9 @@ static void test_status_and_metrics(void **state) {
         test_assert_contains(out, "gpu 0: NVIDIA H200, 11.5 GiB free of 150.0 GiB, running job-1 "
                                   "(POREP_SEAL_COMMIT)\n");
         test_assert_contains(out, "gpu 1: NVIDIA H200, 150.0 GiB free of 150.0 GiB, idle\n");
+        test_assert_contains(out, "prover 0: gpu 0, backend cuda, pid 4242, ready, 10 proved, 1 "
+                                  "failed, 0 restarts, 2 in hand, keys 3.0 GiB, running job-1, "
+                                  "idle 12345.7 s\n");
         test_assert_contains(out, "srs porep-32g: WARM, 44.0 GiB, 3 references\n");
         test_assert_contains(out, "queue POREP_SEAL_COMMIT: 4 pending, 2 in progress\n");
         free(out);

@@ -144,6 +144,8 @@ static void test_batch_verifies(void **state) {
         test_assert_contains(out, "verified:      6 of 6 completed proofs\n");
         /* The toy's metrics have no peak: said so, not made up. */
         test_assert_contains(out, "peak memory:   not reported\n");
+        /* The toy's prover never gets idler: GetStatus sampled at the start and the end. */
+        test_assert_contains(out, "gpu idle:      0.0 s between partitions\n");
         /* Not a terminal: no progress line, no escape sequences. */
         assert_null(strchr(out, '\033'));
         assert_null(strchr(out, '\r'));

@@ -2,8 +2,9 @@
 /*
  * cuzk-bench's pure parts: the command line (defaults, the reference's
  * aliases, every kind of bad flag with its one-line reason), the summary's
- * arithmetic on known samples, the lines it prints, the Prometheus metric
- * reader, and the base64 decoder of the reference's job fields (hex: test-hex).
+ * arithmetic on known samples, the lines it prints, the provers' idle time
+ * between two GetStatus samples, the Prometheus metric reader, and the base64
+ * decoder of the reference's job fields (hex: test-hex).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -334,6 +335,68 @@ static void test_output_lines(void **state) {
         free(text);
 }
 
+static void print_idle(FILE *f, const void *arg) {
+        bench_print_idle(f, arg);
+}
+
+/* Folds a GetStatus answer listing n provers (indexes 0..n-1) with these idle times into
+ * idle, and checks the line printed then. */
+static void sample_and_expect(struct bench_idle *idle, const uint64_t *idle_usec, size_t n,
+                              const char *expect) {
+        Cuzk__V1__ProverStatus provers[2], *pointers[2];
+        Cuzk__V1__GetStatusResponse s = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+        char *text;
+
+        assert_true(n <= 2);
+        for (size_t i = 0; i < n; i++) {
+                provers[i] = (Cuzk__V1__ProverStatus)CUZK__V1__PROVER_STATUS__INIT;
+                provers[i].index = (uint32_t)i;
+                provers[i].idle_usec = idle_usec[i];
+                pointers[i] = &provers[i];
+        }
+        s.n_provers = n;
+        s.provers = n ? pointers : NULL;
+        bench_idle_add_status(idle, &s);
+        text = print_to_string(print_idle, idle);
+        assert_string_equal(text, expect);
+        free(text);
+}
+
+/* What the provers' idle time grew by between the first sample and the latest. */
+static void test_idle_lines(void **state) {
+        static const char not_reported[] = "gpu idle:      not reported\n";
+        struct bench_idle idle = {0};
+        char *text;
+        (void)state;
+
+        /* No sample, one sample: not reported rather than a made-up zero. */
+        text = print_to_string(print_idle, &idle);
+        assert_string_equal(text, not_reported);
+        free(text);
+        sample_and_expect(&idle, (const uint64_t[]){5000000}, 1, not_reported);
+        /* One prover: what it grew by from the first sample to the latest. */
+        sample_and_expect(&idle, (const uint64_t[]){9000000}, 1,
+                          "gpu idle:      4.0 s between partitions\n");
+        sample_and_expect(&idle, (const uint64_t[]){17300000}, 1,
+                          "gpu idle:      12.3 s between partitions\n");
+
+        /* Two provers: the sum, and each one's. */
+        idle = (struct bench_idle){0};
+        sample_and_expect(&idle, (const uint64_t[]){1000000, 2000000}, 2, not_reported);
+        sample_and_expect(&idle, (const uint64_t[]){3500000, 2000000}, 2,
+                          "gpu idle:      2.5 s between partitions (prover 0: 2.5 s, prover 1: "
+                          "0.0 s)\n");
+        /* A daemon restarted meanwhile counts from 0 again. */
+        sample_and_expect(&idle, (const uint64_t[]){400000, 2100000}, 2,
+                          "gpu idle:      0.5 s between partitions (prover 0: 0.4 s, prover 1: "
+                          "0.1 s)\n");
+
+        /* The reference daemon lists no provers. */
+        idle = (struct bench_idle){0};
+        sample_and_expect(&idle, NULL, 0, not_reported);
+        sample_and_expect(&idle, NULL, 0, not_reported);
+}
+
 static void test_metric_value(void **state) {
         const char text[] = "# HELP cuzk_memory_peak_bytes Peak memory of cuzkd's processes.\n"
                             "# TYPE cuzk_memory_peak_bytes gauge\n"
@@ -393,7 +456,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_defaults), cmocka_unit_test(test_parse_batch_flags),
                 cmocka_unit_test(test_parse_errors),   cmocka_unit_test(test_summary),
                 cmocka_unit_test(test_output_lines),   cmocka_unit_test(test_metric_value),
-                cmocka_unit_test(test_base64),
+                cmocka_unit_test(test_base64),         cmocka_unit_test(test_idle_lines),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

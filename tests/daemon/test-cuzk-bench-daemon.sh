@@ -2,7 +2,7 @@
 # cuzk-bench against a real cuzkd on a temporary socket and spool:
 #   - a snarkjs batch (the fixtures' bits circuit), 6 proofs, 3 in flight,
 #     --verify: exit 0, six COMPLETED lines, every proof verified, a peak
-#     memory line;
+#     memory line, the prover's idle time between partitions in seconds;
 #   - a synthetic PCE batch of 2-partition proofs (a small circuit made with
 #     cuzk pce synth / cuzk setup), --verify: exit 0;
 #   - a porep batch of a file that is not a C1 output: exit 2 naming it;
@@ -78,6 +78,10 @@ expect_in "$tmp/out" "failed:        0"
 expect_in "$tmp/out" "verified:      6 of 6 completed proofs"
 expect_in "$tmp/out" " proofs/min ("
 expect_in "$tmp/out" "peak memory:   "
+grep -qE '^gpu idle:      [0-9]+\.[0-9] s between partitions$' "$tmp/out" || {
+        cat "$tmp/out" >&2
+        fail "snarkjs batch: expected 'gpu idle:      N.N s between partitions'"
+}
 echo "PASS: snarkjs batch, 6 proofs at concurrency 3, all verified"
 sed 's/^/  /' "$tmp/out"
 

@@ -3,7 +3,8 @@
 # Several provers (Devices=): with "cpu cpu" a batch is spread over prover-0 and prover-1
 # (per-prover counts in status and metrics, each in its own cgroup); one prover SIGKILLed
 # mid-batch and the batch still completes (the other proves meanwhile, the killed one
-# restarts); a GPU ordinal the host does not have stops cuzkd at start, naming it.
+# restarts); each prover's idle time counted while jobs run, not after; a GPU ordinal the
+# host does not have stops cuzkd at start, naming it.
 # The same code paths as one prover per GPU, without a GPU.
 # Usage: test-cuzkd-devices.sh CUZKD CUZKCTL CUZK_BENCH CUZK FIXTURES_DIR
 source "$(dirname "$0")/../lib/cuzkd-lib.sh"
@@ -43,6 +44,17 @@ check "the metrics count the same per prover" \
         "$(prover_metric cuzk_prover_partitions_total 1 proved)" = "$p1"
 check "both provers are in service" \
         test "$(prover_metric cuzk_prover_in_service 0)$(prover_metric cuzk_prover_in_service 1)" = 11
+# Idle time: the provers waited for the partitions' synthesis while the jobs ran; with every
+# job over it stops growing.
+idle0=$(prover_metric cuzk_prover_idle_seconds_total 0)
+idle1=$(prover_metric cuzk_prover_idle_seconds_total 1)
+check "the metrics count the provers' idle time (prover 0: $idle0 s, prover 1: $idle1 s)" \
+        awk -v a="$idle0" -v b="$idle1" \
+        'BEGIN { exit !(a ~ /^[0-9]+\.[0-9]+$/ && b ~ /^[0-9]+\.[0-9]+$/ && a + b > 0) }'
+check "status shows it: $(prover_line 0)" grep -qE ", idle [0-9]+\.[0-9] s$" <<<"$(prover_line 0)"
+sleep 1
+check "no job unfinished: the idle time stays $idle0 s" \
+        test "$(prover_metric cuzk_prover_idle_seconds_total 0)" = "$idle0"
 
 stop_cuzkd
 

@@ -30,7 +30,10 @@
  *      fails saying so;
  *  11. preloaded keys: loaded by every prover before a task (executor_preload_state says
  *      so), a missing one answered as a failure, loaded again by a restarted prover; evicted,
- *      dropped by every prover and not loaded again after a restart.
+ *      dropped by every prover and not loaded again after a restart;
+ *  12. a prover's idle time: none before it is ready nor while no work is pending; the time
+ *      it waits, work pending, with nothing in hand (a partition's synthesis included);
+ *      not the time it holds the partition.
  * After each case the executor's cgroups, processes and descriptors are
  * gone. argv[1] is the helper program (tests/daemon/executor-helper.c). Needs root
  * and a writable memory cgroup: exits 77 without them.
@@ -312,6 +315,19 @@ static uint64_t now_sec(void) {
         return (uint64_t)ts.tv_sec;
 }
 
+static uint64_t now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Runs the loop for usec. */
+static void run_for(struct ctx *c, uint64_t usec) {
+        for (uint64_t end = now_usec() + usec; now_usec() < end;)
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+}
+
 /* Runs the loop until n tasks have finished (or fails after timeout_s). */
 /* The fault hooks (CUZK_TEST_*) exist only in a build with -Dtest_hooks=true. */
 static void need_test_hooks(void) {
@@ -449,6 +465,61 @@ static void test_synthetic_task(void **state) {
         assert_int_equal(
                 filecoin_proof_decode(c->done[0].proof, FILECOIN_PROOF_BYTES, "proof", &proof), 0);
         assert_int_equal(groth16_verify(vk, synthetic_witness + 1, &proof), 1);
+        ctx_stop(c);
+}
+
+static uint64_t prover_idle_usec(struct ctx *c) {
+        struct executor_prover_info info;
+
+        assert_int_equal(executor_get_prover(c->executor, 0, &info), 0);
+        return info.idle_usec;
+}
+
+/* The prover's idle time: the time it is ready with nothing in hand while work is pending. */
+static void test_prover_idle(void **state) {
+        struct ctx *c = *state;
+        struct executor_prover_info info;
+        uint64_t before, idle, end = now_sec() + 60, t0, t1;
+        const struct record *r;
+
+        ctx_start(c);
+        /* Pending before the prover is ready: its start-up does not count. */
+        executor_set_work_pending(c->executor, true);
+        do {
+                assert_int_equal(prover_idle_usec(c), 0);
+                if (now_sec() > end)
+                        fail_msg("the prover is not ready in 60 s");
+                before = now_usec();
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+                assert_int_equal(executor_get_prover(c->executor, 0, &info), 0);
+        } while (!info.ready);
+        assert_true(info.idle_usec <= now_usec() - before);
+
+        /* Ready, nothing in hand, work pending: all of it is idle. */
+        run_for(c, 300000);
+        idle = prover_idle_usec(c);
+        assert_true(idle >= 300000);
+        /* No work pending: it stops growing. */
+        executor_set_work_pending(c->executor, false);
+        idle = prover_idle_usec(c);
+        run_for(c, 300000);
+        assert_int_equal(prover_idle_usec(c), idle);
+
+        /* A partition: idle while its worker synthesizes, not while the prover holds it. */
+        executor_set_work_pending(c->executor, true);
+        t0 = now_usec();
+        submit_roomy(c, 1, &synthetic_job, 0);
+        run_until_done(c, 1, 120);
+        t1 = now_usec();
+        r = &c->done[0];
+        assert_int_equal(r->failure, EXECUTOR_OK);
+        idle = prover_idle_usec(c) - idle;
+        print_message("  idle %llu us of %llu: synthesis %llu us, at the prover %llu us\n",
+                      (unsigned long long)idle, (unsigned long long)(t1 - t0),
+                      (unsigned long long)r->synthesis_usec,
+                      (unsigned long long)(r->srs_load_usec + r->gpu_stage_usec + r->g2_tail_usec));
+        assert_true(idle >= r->synthesis_usec);
+        assert_true(idle + r->srs_load_usec + r->gpu_stage_usec + r->g2_tail_usec <= t1 - t0);
         ctx_stop(c);
 }
 
@@ -1199,6 +1270,7 @@ int main(int argc, char **argv) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_snarkjs_task, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_task, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_prover_idle, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_task_gpu, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_synthetic_bellperson_layout, ctx_setup,
                                                 ctx_teardown),
@@ -1226,6 +1298,9 @@ int main(int argc, char **argv) {
                 return 2;
         }
         helper_path = argv[1];
+        /* e.g. CUZK_TEST_FILTER=test_prover_idle runs that case alone */
+        if (getenv("CUZK_TEST_FILTER"))
+                cmocka_set_test_filter(getenv("CUZK_TEST_FILTER"));
         r = open_test_domain();
         if (r != 0)
                 return r;

@@ -97,6 +97,23 @@ void toy_fill_status(void *get_status_response) {
                 .in_progress = 2,
         };
         static Cuzk__V1__QueueStatus *queues[] = {&queue0};
+        static Cuzk__V1__ProverStatus prover0 = {
+                PROTOBUF_C_MESSAGE_INIT(&cuzk__v1__prover_status__descriptor),
+                .index = 0,
+                .device = (char *)"gpu 0",
+                .backend = (char *)"cuda",
+                .pid = 4242,
+                .ready = true,
+                .in_service = true,
+                .in_hand = 2,
+                .partitions_proved = 10,
+                .partitions_failed = 1,
+                .restarts = 0,
+                .srs_bytes = 3ull << 30,
+                .current_job_id = (char *)"job-1",
+                .idle_usec = 12345678901ull, /* beyond 32 bits on purpose */
+        };
+        static Cuzk__V1__ProverStatus *provers[] = {&prover0};
         Cuzk__V1__GetStatusResponse *s = get_status_response;
 
         *s = (Cuzk__V1__GetStatusResponse)CUZK__V1__GET_STATUS_RESPONSE__INIT;
@@ -117,6 +134,8 @@ void toy_fill_status(void *get_status_response) {
         s->memory_enforcement = (char *)"cgroup2";
         s->stalled_worker_kills = 2;
         s->stalled_prover_kills = 1;
+        s->n_provers = 1;
+        s->provers = provers;
 }
 
 static void record_request(struct toy_server *toy, enum api_method method,
