@@ -42,6 +42,9 @@ step "timing-only SRS, bellperson layout, the network's file name"
         timed 400 "$build/cli/cuzk" setup --pce "$pce" --params "$work/params/$stem.params" \
         --vk "$work/params/$stem.vk" --timing-only --bellperson-layout 2>&1 | tail -3 || exit 1
 ls -l "$work/params"
+step "page cache dropped: cuzkd reads the SRS and the PCE cold"
+sync
+echo 3 >/proc/sys/vm/drop_caches
 
 cat >"$work/cuzkd.conf" <<CONF
 [Daemon]

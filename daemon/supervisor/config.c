@@ -535,7 +535,7 @@ void config_init(struct config *config) {
                 .prover_threads = 0,
                 .prover_stall_sec = 300,
                 .gpu = CONFIG_AUTO,
-                .compact_witness = CONFIG_NO,
+                .compact_witness = CONFIG_AUTO,
                 .devices = {.all = true},
         };
         gpu_tuning_defaults(&config->gpu_tuning);

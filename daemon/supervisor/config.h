@@ -89,7 +89,7 @@ struct config {
         /* [GPU]: what an operator chooses about every GPU prover (cuda/gpu-tuning.h), handed
          * to each one when it opens its GPU: Lanes=2, SrsResidence=auto, MsmWindow=0 */
         struct gpu_tuning gpu_tuning;
-        /* CompactWitness=no: PCE witnesses to GPU provers in compact form (auto, yes) */
+        /* CompactWitness=auto: PCE witnesses to GPU provers in compact form (auto, yes) */
         enum config_tristate compact_witness;
 };
 

@@ -304,10 +304,10 @@ static void test_every_key(void **state) {
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.gpu_tuning.lanes, 2);
         assert_int_equal(c.gpu_tuning.msm_window_bits, 0);
-        assert_int_equal(c.compact_witness, CONFIG_NO);
-        write_file(f->conf, "[GPU]\nCompactWitness=auto\n");
-        assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.compact_witness, CONFIG_AUTO);
+        write_file(f->conf, "[GPU]\nCompactWitness=no\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.compact_witness, CONFIG_NO);
         write_file(f->conf, "[GPU]\nCompactWitness=Yes\n");
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.compact_witness, CONFIG_YES);
