@@ -389,6 +389,13 @@ static int prepare_cgroup(struct executor *e, struct worker_slot *slot,
         r = cg_domain_read_usage(domain, slot->cg_fd, &usage);
         if (r < 0)
                 return r;
+        /* The previous worker's events belong to its task, which worker_failure read them
+         * for: a wakeup still pending for them (seen on the H200 host's cgroup v2, after an
+         * OOM kill) must not mark this one. */
+        if (slot->watching) {
+                cg_memory_events_t stale;
+                (void)cg_events_watch_update(&slot->watch, &stale);
+        }
         slot->baseline = usage.events;
         slot->peak_bytes = 0;
         return 0;

