@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# A synthetic 32 GiB C1 through cuzkd on a GPU host (issue 22's H200 run):
+# A synthetic 32 GiB C1 through cuzkd on a GPU host (issues 22 and 23):
 # the real 32 GiB circuit's PCE, a timing-only SRS in the network's layout
 # and file names (its proofs do not verify: timing only), cuzkd in a
-# cgroup of its own, cuzk-bench batch --type porep. Prints each step's
-# time, the batch's lines, and the cgroup's memory.peak. Needs root and
-# cgroup v2 (the device machine); about 6 minutes on the H200 host.
+# cgroup of its own (the SRS and the PCE read cold: the page cache is
+# dropped first), cuzk-bench batch --type porep. Prints each step's time,
+# the batch's lines (GPU idle time among them), and the cgroup's
+# memory.peak. Needs root and cgroup v2 (the device machine); about 5
+# minutes on the H200 host with 5 proofs.
 #
 #   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY] [COMPACT_WITNESS]
 #
