@@ -9,7 +9,13 @@
 source "$(dirname "$0")/../lib/cuzkd-lib.sh"
 
 make_cgroup || echo "note: no memory cgroup of our own; workers are found with pgrep"
+# The worker that takes the flag file (created for the worker-kill check below) hangs
+# after reading its task, so that the kill lands mid-partition; without the file every
+# worker proves normally.
+HANG_ONCE="$DIR/hang-once"
+export CUZK_TEST_WORKER_FAULT=hang CUZK_TEST_WORKER_FAULT_ONCE="$HANG_ONCE"
 start_cuzkd --max-workers 1 --budget 1G
+unset CUZK_TEST_WORKER_FAULT CUZK_TEST_WORKER_FAULT_ONCE
 
 # The job's status and error lines from AwaitProof.
 await_text() { ctl await -w 30000 "$1" 2>&1; }
@@ -57,42 +63,32 @@ for j in "${jobs[@]}"; do
 done
 check "the abandoned await is forgotten" test "$(metric cuzk_await_calls)" = 0
 
-# SIGKILL of the worker while it synthesizes. A worker lives a fraction of a second and
-# may already have handed its result over when the signal lands: up to 5 rounds, until
-# one kill costs a partition its attempt (the log says so); every job must complete.
-retried=0
-for round in 1 2 3 4 5; do
-        jobs=()
-        for _ in 1 2 3; do jobs+=("$(submit_job)"); done
-        killed=
-        # Long enough for admission paused by the host's memory pressure to resume.
-        end=$((SECONDS + 60))
-        while [ -z "$killed" ] && [ "$SECONDS" -lt "$end" ]; do
-                worker=
+# SIGKILL of the worker while it synthesizes: the first worker of these jobs takes the
+# flag file and hangs mid-partition (a healthy worker lives a fraction of a second, too
+# short to be caught reliably); its partition is retried and every job completes.
+: >"$HANG_ONCE"
+jobs=()
+for _ in 1 2 3; do jobs+=("$(submit_job)"); done
+killed=
+# Long enough for admission paused by the host's memory pressure to resume.
+end=$((SECONDS + 60))
+while [ -z "$killed" ] && [ "$SECONDS" -lt "$end" ]; do
+        if [ ! -e "$HANG_ONCE" ] && grep -q "Test fault injection: hang" "$LOG"; then
                 if [ -n "$CG" ]; then
-                        # The worker cgroup's member list: a builtin read, fast enough to catch
-                        # a worker that lives a tenth of a second.
                         read -r worker <"$CG/synth/w0/cgroup.procs" 2>/dev/null
                 else
                         worker=$(pgrep -P "$CUZKD_PID" -f -- '--worker' | head -n1)
                 fi
                 [ -n "$worker" ] && kill -KILL "$worker" 2>/dev/null && killed=$worker
-        done
-        if [ -z "$killed" ]; then
-                echo "round $round: no worker seen in 60 s (admission paused?); next round"
-                for j in "${jobs[@]}"; do check "round $round: job $j completes" await_verified "$j"; done
-                continue
         fi
-        for j in "${jobs[@]}"; do
-                check "round $round: job $j completes although worker $killed was killed" await_verified "$j"
-        done
-        if grep -qE "attempt 1 of 3 (failed \(synthesis worker|could not be started)" "$LOG"; then
-                retried=1
-                echo "round $round: the SIGKILL of worker $killed cost its partition an attempt"
-                break
-        fi
-        echo "round $round: worker $killed had finished its work when killed"
+        [ -n "$killed" ] || sleep 0.05
 done
+check "a worker hung mid-partition was found and SIGKILLed (${killed:-none})" test -n "$killed"
+for j in "${jobs[@]}"; do
+        check "job $j completes although worker ${killed:-?} was killed" await_verified "$j"
+done
+retried=0
+grep -qE "attempt 1 of 3 failed \(synthesis worker" "$LOG" && retried=1
 check "a worker killed mid-partition: the partition was retried" test "$retried" = 1
 check "the retry is counted" test "$(metric cuzk_partition_retries_total)" -ge 1
 
