@@ -219,6 +219,17 @@ static void prove_adopted(struct prover_backend *backend, const struct groth16_p
         prove_several(backend, &pk, vk, w, a, b, c); /* forgets the key */
 }
 
+/* A synthetic circuit of params, its witness, and a real key from a seeded setup. */
+static void synthetic_circuit(struct synthetic_params *params, const char *seed, struct pce **pce,
+                              fr_t **w, struct groth16_keys **keys) {
+        struct groth16_toxic_waste tw;
+
+        assert_int_equal(synthetic_params_resolve(params), 0);
+        assert_int_equal(synthetic_generate(params, pce, w), 0);
+        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)seed, strlen(seed));
+        assert_int_equal(pce_groth16_setup(*pce, &tw, NULL, keys), 0);
+}
+
 /* bellperson's convention: a synthetic PoRep-shaped circuit and a real key
  * from groth16_setup, with a point per wire and in bellperson's layout (A
  * and B points for their wires only, which the provers gather scalars
@@ -231,17 +242,13 @@ static void prove_synthetic(struct prover_backend *backend) {
         _cleanup_(groth16_packed_arrays_free) struct groth16_packed_arrays arrays = {0};
         struct synthetic_params params = {
                 .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
-        struct groth16_toxic_waste tw;
         struct groth16_pk packed;
         fr_t *a[PARTS], *b[PARTS], *c[PARTS];
         char dir[] = "/tmp/test-prover-backend-XXXXXX", pce_path[64];
 
         assert_non_null(mkdtemp(dir));
         snprintf(pce_path, sizeof(pce_path), "%s/c.pce", dir);
-        assert_int_equal(synthetic_params_resolve(&params), 0);
-        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
-        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"backend", 7);
-        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
+        synthetic_circuit(&params, "backend", &pce, &w, &keys);
 
         evaluate_pce(pce, w, a, b, c);
         prove_several(backend, &keys->pk, &keys->vk, w, a, b, c);
@@ -400,7 +407,6 @@ static void test_keys_release_g1(void **state) {
         _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
         struct synthetic_params params = {
                 .seed = 6, .n_rows = 1024 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 2};
-        struct groth16_toxic_waste tw;
         struct prover_keys *cache = NULL;
         const struct groth16_pk *pk;
         char dir[] = "/tmp/test-prover-keys-XXXXXX", path[64];
@@ -409,10 +415,7 @@ static void test_keys_release_g1(void **state) {
 
         assert_non_null(mkdtemp(dir));
         snprintf(path, sizeof(path), "%s/k.params", dir);
-        assert_int_equal(synthetic_params_resolve(&params), 0);
-        assert_int_equal(synthetic_generate(&params, &pce, &w), 0);
-        groth16_toxic_waste_from_seed(&tw, (const uint8_t *)"keys", 4);
-        assert_int_equal(pce_groth16_setup(pce, &tw, NULL, &keys), 0);
+        synthetic_circuit(&params, "keys", &pce, &w, &keys);
         assert_int_equal(bellperson_params_save(path, &keys->pk, &keys->vk), 0);
 
         assert_int_equal(prover_keys_new(&cache), 0);
