@@ -10,7 +10,7 @@
 #include "common/log.h"
 #include "cuda/gpu-prove-internal.h"
 
-static void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
+void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
                 gpu_free(prover->ctx, k->d_arrays[i]);
         *k = (struct resident_key){0};
@@ -73,18 +73,22 @@ static size_t pk_arrays(const struct groth16_pk *pk, bool resident, const void *
  * scalars, keys and values, partial sums); and 3 GiB for the rest (the
  * buckets of an MSM of 2^26 points or more: 13 windows of 2^19 at c = 20,
  * 1.3 GB). */
+uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars) {
+        const uint64_t n = (uint64_t)1 << log_domain_size;
+        return 3 * n * sizeof(fr_t) + 3 * n_vars * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
+}
+
 uint64_t partition_device_bytes(const struct groth16_pk *pk) {
-        const uint64_t n = (uint64_t)1 << pk->log_domain_size, wires = pk->n_vars;
-        return 3 * n * sizeof(fr_t) + 3 * wires * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
+        return partition_device_bytes_shape(pk->log_domain_size, pk->n_vars);
 }
 
 /* The words then the ranks of a density, as density_gather_step reads them. */
-static size_t density_bytes(const struct wire_density *d) {
-        return d ? 2 * ((d->n_wires + 63) / 64) * sizeof(uint64_t) : 0;
+size_t density_device_bytes(const struct wire_density *d) {
+        return d ? density_words_bytes(d->n_wires) : 0;
 }
 
-static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
-        const size_t half = density_bytes(d) / 2;
+int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
+        const size_t half = density_device_bytes(d) / 2;
         int r = gpu_copy_to_device(prover->ctx, d_words, d->bits, half);
         return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
 }
@@ -100,8 +104,8 @@ static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RE
         host[2] = pk->l, bytes[2] = (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t);
         host[3] = pk->h;
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
-        host[4] = pk->a_density, bytes[4] = density_bytes(pk->a_density);
-        host[5] = pk->b_density, bytes[5] = density_bytes(pk->b_density);
+        host[4] = pk->a_density, bytes[4] = density_device_bytes(pk->a_density);
+        host[5] = pk->b_density, bytes[5] = density_device_bytes(pk->b_density);
         share_roles(host, bytes, owner, RESIDENT_ROLES);
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
                 need += bytes[i];
@@ -139,39 +143,56 @@ static int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
  * key stays usable from host memory otherwise), with device always (else
  * -ENOMEM), with host never.
  */
-static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
+struct resident_key *resident_slot(gpu_prover_t *prover) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (!prover->resident[i].pk)
+                        return &prover->resident[i];
+        return NULL;
+}
+
+int resident_fits(gpu_prover_t *prover, uint64_t need, uint64_t partition_bytes) {
         const bool required = prover->tuning.srs == GPU_SRS_DEVICE;
-        const void *host[RESIDENT_ROLES];
-        size_t bytes[RESIDENT_ROLES], owner[RESIDENT_ROLES], free_bytes, total_bytes;
-        struct resident_key *k = NULL;
-        uint64_t need;
+        size_t free_bytes, total_bytes;
         int r;
 
         if (prover->tuning.srs == GPU_SRS_HOST)
                 return 0;
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX && !k; i++)
-                if (!prover->resident[i].pk)
-                        k = &prover->resident[i];
-        if (!k)
+        if (!resident_slot(prover))
                 return required ? log_error_errno(ENOMEM,
                                                   "SrsResidence=device: %d keys are "
                                                   "already on the GPU, the most it holds",
                                                   RESIDENT_KEYS_MAX)
                                 : 0;
-        need = resident_arrays(pk, host, bytes, owner);
         r = gpu_memory_info(prover->ctx, &free_bytes, &total_bytes);
         if (r < 0)
                 return required ? r : 0;
-        if (free_bytes < need + partition_device_bytes(pk)) {
+        if (free_bytes < need + partition_bytes) {
                 log_full_errno(required ? LOG_ERR : LOG_INFO, 0,
                                "SRS %s: its G1 bases (%.1f GiB) and a partition (%.1f GiB) do "
                                "not fit the GPU's %.1f GiB free",
                                required ? "refused (SrsResidence=device)" : "stays in host memory",
-                               (double)need / (1u << 30),
-                               (double)partition_device_bytes(pk) / (1u << 30),
+                               (double)need / (1u << 30), (double)partition_bytes / (1u << 30),
                                (double)free_bytes / (1u << 30));
                 return required ? -ENOMEM : 0;
         }
+        return 1;
+}
+
+static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const bool required = prover->tuning.srs == GPU_SRS_DEVICE;
+        const void *host[RESIDENT_ROLES];
+        size_t bytes[RESIDENT_ROLES], owner[RESIDENT_ROLES];
+        struct resident_key *k;
+        uint64_t need;
+        int r;
+
+        if (resident_points(prover, pk))
+                return 0; /* streamed there (gpu_prover_stream_adopt) */
+        need = resident_arrays(pk, host, bytes, owner);
+        r = resident_fits(prover, need, partition_device_bytes(pk));
+        if (r <= 0)
+                return r;
+        k = resident_slot(prover);
         r = copy_arrays(prover, k, host, bytes);
         if (r < 0)
                 return required ? r : 0;

@@ -87,6 +87,44 @@ void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk)
  * set those pointers to NULL) until gpu_prover_unregister_pk. */
 bool gpu_prover_pk_resident(const gpu_prover_t *prover, const struct groth16_pk *pk);
 
+/*
+ * A key's G1 bases straight from its .params file to the card, decoded there
+ * (gpu_g1_decode_from_host), so that host memory never holds them: a 32 GiB
+ * sector's 38 GiB. gpu_prover_stream_begin says whether they go there (the
+ * tuning's SrsResidence, as gpu_prover_register_pk decides it, from the
+ * counts alone); gpu_key_stream_put takes each section in pieces as it is
+ * read; gpu_prover_stream_adopt makes them the bases of the key then built
+ * (its G1 arrays NULL), whose gpu_prover_register_pk then pins B_G2 alone.
+ */
+typedef struct gpu_key_stream gpu_key_stream_t;
+typedef enum gpu_key_role {
+        GPU_KEY_A,
+        GPU_KEY_B1,
+        GPU_KEY_L,
+        GPU_KEY_H,
+        GPU_KEY_G1_ROLES,
+} gpu_key_role_t;
+struct gpu_key_shape {
+        uint64_t points[GPU_KEY_G1_ROLES];
+        uint64_t n_vars;
+        unsigned log_domain_size;
+};
+/* 1 and *ret when the bases go to the card, 0 when they stay in host memory, or a
+ * negative errno (-ENOMEM where SrsResidence=device cannot be met). */
+int gpu_prover_stream_begin(gpu_prover_t *prover, const struct gpu_key_shape *shape,
+                            gpu_key_stream_t **ret);
+/* n points of role from index first, 96 bytes each in the file's encoding (pageable
+ * memory, read during the call only): 0; 1 with *ret_bad the role's index of the first
+ * point the decoder refuses; or a negative errno. */
+int gpu_key_stream_put(gpu_key_stream_t *s, gpu_key_role_t role, uint64_t first,
+                       const void *encoded, uint64_t n, uint64_t *ret_bad);
+/* The streamed bases become pk's (its shape the stream's, its densities copied now).
+ * Consumes s whatever the outcome; -EINVAL for a stream that lacks points or a pk of
+ * another shape. */
+int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s, const struct groth16_pk *pk);
+/* Drops a stream that will not be adopted (its device memory too). Accepts NULL. */
+void gpu_key_stream_free(gpu_key_stream_t *s);
+
 /* pk and w stay borrowed until gpu_prove_finish; a, b, c (2^log each) only
  * during this call. */
 int gpu_prove_start(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w, const fr_t *a,

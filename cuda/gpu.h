@@ -113,6 +113,17 @@ int gpu_g1_msm_fr(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points, co
 int gpu_g1_msm_fr_device(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *d_points,
                          const fr_t *d_scalars, size_t n);
 
+/*
+ * n points of a .params G1 section (the zcash uncompressed encoding, 96
+ * bytes each; host memory, pageable) decoded on the device into d_out
+ * (zk/'s form), through d_staging (n * 96 bytes of device memory) and the
+ * device word d_word. Waits for the GPU. *ret_bad is UINT64_MAX when every
+ * point decodes, else the index of the first that zk/'s g1_decode (subgroup
+ * unchecked) would refuse, whose reason the host decoder gives.
+ */
+int gpu_g1_decode_from_host(gpu_context_t *ctx, g1_affine_t *d_out, const void *encoded, uint64_t n,
+                            void *d_staging, uint64_t *d_word, uint64_t *ret_bad);
+
 /* Points from host memory (pinned: the SRS), scalars already on the device
  * (H's, computed there). */
 int gpu_g1_msm_fr_host_points(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,

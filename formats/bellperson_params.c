@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bellperson_io.h"
 #include "common/cleanup.h"
@@ -14,16 +16,8 @@
 #include "zk/point_encoding.h"
 #include "zk/zk_error.h"
 
-/* The sections after the verifying key, in file order (bellperson_params.h). */
-enum params_section {
-        SECTION_H,
-        SECTION_L,
-        SECTION_A,
-        SECTION_B_G1,
-        SECTION_B_G2,
-        N_SECTIONS,
-};
-static_assert(N_SECTIONS == BELLPERSON_PARAMS_SECTIONS, "the sections of a .params file");
+#define N_SECTIONS BELLPERSON_PARAMS_SECTIONS
+typedef enum bellperson_params_section params_section_t;
 
 static const char *const section_names[N_SECTIONS] = {"h", "l", "a", "b_g1", "b_g2"};
 static const uint64_t section_point_bytes[N_SECTIONS] = {
@@ -125,11 +119,21 @@ static int params_measure(const uint8_t *data, size_t size, const char *origin,
         return 0;
 }
 
+static int bad_point(const struct bellperson_params *p,
+                     const struct bellperson_params_layout *layout, params_section_t s,
+                     uint64_t bad, int zk_error) {
+        return log_error_errno(
+                EBADMSG,
+                "%s: %s section: point %" PRIu64 " of %" PRIu32 " (offset %" PRIu64 "): %s",
+                p->origin, section_names[s], bad, layout->count[s],
+                layout->offset[s] + bad * section_point_bytes[s], zk_strerror(zk_error));
+}
+
 static int decode_section(struct bellperson_params *p, const uint8_t *data,
-                          const struct bellperson_params_layout *layout, enum params_section s,
+                          const struct bellperson_params_layout *layout, params_section_t s,
                           unsigned flags, void **ret) {
         uint64_t n = layout->count[s], bad = 0;
-        size_t element = s == SECTION_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+        size_t element = s == BELLPERSON_SECTION_B_G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
         const uint8_t *in = data + layout->offset[s];
         _cleanup_free_ void *points = NULL;
         int r;
@@ -139,24 +143,63 @@ static int decode_section(struct bellperson_params *p, const uint8_t *data,
         if (!points)
                 return log_error_errno(ENOMEM, "%s: out of memory for %" PRIu64 " %s points",
                                        p->origin, n, section_names[s]);
-        if (s == SECTION_B_G2)
+        if (s == BELLPERSON_SECTION_B_G2)
                 r = bellperson_decode_g2_points(points, in, n, flags, &bad);
         else
                 r = bellperson_decode_g1_points(points, in, n, flags, &bad);
         if (r < 0)
-                return log_error_errno(
-                        EBADMSG,
-                        "%s: %s section: point %" PRIu64 " of %" PRIu64 " (offset %" PRIu64 "): %s",
-                        p->origin, section_names[s], bad, n,
-                        layout->offset[s] + bad * section_point_bytes[s], zk_strerror(r));
+                return bad_point(p, layout, s, bad, r);
         *ret = TAKE_PTR(points);
+        return 0;
+}
+
+/* Section s to the sink in pieces, each piece's pages dropped once the sink has it (map:
+ * the file's mapping; NULL for an image in memory). */
+static int sink_section(struct bellperson_params *p, const uint8_t *data,
+                        const struct bellperson_params_layout *layout, params_section_t s,
+                        unsigned flags, const struct bellperson_g1_sink *sink,
+                        const struct bellperson_map *map) {
+        const uint64_t n = layout->count[s], bytes = section_point_bytes[s];
+        const uint64_t piece =
+                sink->piece_points ? sink->piece_points : BELLPERSON_SINK_PIECE_POINTS;
+
+        for (uint64_t first = 0; first < n; first += piece) {
+                const uint64_t k = n - first < piece ? n - first : piece;
+                const uint8_t *in = data + layout->offset[s] + first * bytes;
+                uint64_t bad = 0;
+                g1_affine_t point;
+                int r;
+
+                /* The next piece read from the disk while this one crosses to the sink. */
+                if (map && first + k < n) {
+                        const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE),
+                                        next = (uintptr_t)(in + k * bytes);
+                        (void)madvise((void *)(next - next % page), k * bytes + next % page,
+                                      MADV_WILLNEED);
+                }
+                r = sink->put(sink->userdata, s, first, in, k, &bad);
+                if (r < 0)
+                        return r;
+                if (r > 0) {
+                        assert(bad >= first && bad < first + k);
+                        r = bellperson_decode_g1_points(&point,
+                                                        data + layout->offset[s] + bad * bytes, 1,
+                                                        flags, &(uint64_t){0});
+                        /* The host decoder's reason; the sink's word where it disagrees. */
+                        return bad_point(p, layout, s, bad, r < 0 ? r : -ZK_E_NOT_ON_CURVE);
+                }
+                if (map)
+                        bellperson_map_drop(map, p->origin, layout->offset[s] + first * bytes,
+                                            k * bytes);
+        }
         return 0;
 }
 
 /* bellperson_params_parse, dropping each section's pages of `map` (the mapping of the file
  * origin names; NULL for an image in memory) once its points are decoded. */
 static int params_parse(const uint8_t *data, size_t size, const char *origin, bool check_subgroup,
-                        const struct bellperson_map *map, struct bellperson_params **ret) {
+                        const struct bellperson_map *map, const struct bellperson_g1_sink *sink,
+                        struct bellperson_params **ret) {
         _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
         _cleanup_free_ char *origin_copy = NULL;
         const unsigned flags = check_subgroup ? 0 : POINT_DECODE_SKIP_SUBGROUP_CHECK;
@@ -185,12 +228,24 @@ static int params_parse(const uint8_t *data, size_t size, const char *origin, bo
         assert(vk_bytes == layout.vk_bytes);
         p->timing_only = p->vk->timing_only;
 
-        arrays[SECTION_H] = (void **)&p->h;
-        arrays[SECTION_L] = (void **)&p->l;
-        arrays[SECTION_A] = (void **)&p->a;
-        arrays[SECTION_B_G1] = (void **)&p->b_g1;
-        arrays[SECTION_B_G2] = (void **)&p->b_g2;
+        arrays[BELLPERSON_SECTION_H] = (void **)&p->h;
+        arrays[BELLPERSON_SECTION_L] = (void **)&p->l;
+        arrays[BELLPERSON_SECTION_A] = (void **)&p->a;
+        arrays[BELLPERSON_SECTION_B_G1] = (void **)&p->b_g1;
+        arrays[BELLPERSON_SECTION_B_G2] = (void **)&p->b_g2;
+        if (sink && !check_subgroup) {
+                r = sink->begin(sink->userdata, &layout, p->vk->vk.n_public);
+                if (r < 0)
+                        return r;
+                p->g1_in_sink = r > 0;
+        }
         for (int s = 0; s < N_SECTIONS; s++) {
+                if (p->g1_in_sink && s != BELLPERSON_SECTION_B_G2) {
+                        r = sink_section(p, data, &layout, s, flags, sink, map);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 r = decode_section(p, data, &layout, s, flags, arrays[s]);
                 if (r < 0)
                         return r;
@@ -198,11 +253,11 @@ static int params_parse(const uint8_t *data, size_t size, const char *origin, bo
                         bellperson_map_drop(map, origin, layout.offset[s],
                                             layout.count[s] * section_point_bytes[s]);
         }
-        p->n_h = layout.count[SECTION_H];
-        p->n_l = layout.count[SECTION_L];
-        p->n_a = layout.count[SECTION_A];
-        p->n_b_g1 = layout.count[SECTION_B_G1];
-        p->n_b_g2 = layout.count[SECTION_B_G2];
+        p->n_h = layout.count[BELLPERSON_SECTION_H];
+        p->n_l = layout.count[BELLPERSON_SECTION_L];
+        p->n_a = layout.count[BELLPERSON_SECTION_A];
+        p->n_b_g1 = layout.count[BELLPERSON_SECTION_B_G1];
+        p->n_b_g2 = layout.count[BELLPERSON_SECTION_B_G2];
 
         *ret = TAKE_PTR(p);
         return 0;
@@ -210,13 +265,15 @@ static int params_parse(const uint8_t *data, size_t size, const char *origin, bo
 
 int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
                             bool check_subgroup, struct bellperson_params **ret) {
-        return params_parse(data, size, origin, check_subgroup, NULL, ret);
+        return params_parse(data, size, origin, check_subgroup, NULL, NULL, ret);
 }
 
 /* The file's pages go as its sections are decoded: memory.peak counts page cache, and a
  * 32 GiB sector's 47 GB file read into the key's own memory would otherwise double the
  * load's peak in the prover's cgroup. */
-int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret) {
+int bellperson_params_load_sink(const char *path, bool check_subgroup,
+                                const struct bellperson_g1_sink *sink,
+                                struct bellperson_params **ret) {
         _cleanup_(bellperson_unmap_file) struct bellperson_map map = {0};
         int r;
 
@@ -224,9 +281,13 @@ int bellperson_params_load(const char *path, bool check_subgroup, struct bellper
         r = bellperson_map_file(path, &map);
         if (r < 0)
                 return r;
-        r = params_parse(map.data, map.size, path, check_subgroup, &map, ret);
+        r = params_parse(map.data, map.size, path, check_subgroup, &map, sink, ret);
         bellperson_map_drop(&map, path, 0, map.size);
         return r;
+}
+
+int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret) {
+        return bellperson_params_load_sink(path, check_subgroup, NULL, ret);
 }
 
 struct bellperson_params *bellperson_params_free(struct bellperson_params *p) {

@@ -50,8 +50,10 @@ struct bellperson_params {
          * for measuring provers; proofs made with it are never valid. */
         bool timing_only;
         uint32_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+        /* NULL (whatever the counts) where a sink took them (g1_in_sink). */
         g1_affine_t *h, *l, *a, *b_g1;
         g2_affine_t *b_g2;
+        bool g1_in_sink;
 };
 
 /* The wires of the key: the constant, the public inputs, the private wires. */
@@ -71,7 +73,14 @@ static inline bool bellperson_params_point_per_wire(const struct bellperson_para
 uint64_t bellperson_params_bytes(uint32_t n_public, uint32_t n_h, uint32_t n_l, uint32_t n_a,
                                  uint32_t n_b_g1, uint32_t n_b_g2);
 
-/* The sections after the verifying key, in file order: h, l, a, b_g1, b_g2. */
+/* The sections after the verifying key, in file order. */
+enum bellperson_params_section {
+        BELLPERSON_SECTION_H,
+        BELLPERSON_SECTION_L,
+        BELLPERSON_SECTION_A,
+        BELLPERSON_SECTION_B_G1,
+        BELLPERSON_SECTION_B_G2,
+};
 #define BELLPERSON_PARAMS_SECTIONS 5
 const char *bellperson_params_section_name(unsigned section);
 
@@ -108,6 +117,33 @@ int bellperson_params_walk_image(const uint8_t *data, size_t size, uint64_t vk_b
 int bellperson_params_parse(const uint8_t *data, size_t size, const char *origin,
                             bool check_subgroup, struct bellperson_params **ret);
 int bellperson_params_load(const char *path, bool check_subgroup, struct bellperson_params **ret);
+
+/*
+ * Takes the G1 sections (h, l, a, b_g1) of a .params file in their file encoding as they
+ * are read, in place of host arrays: a GPU backend decodes them on its card, where they
+ * stay, so that the host never holds them (a 32 GiB sector's 38 GiB). The loader hands
+ * each section over in order, in pieces of at most piece_points (0: 2^20), and drops each
+ * piece's pages from the page cache once the sink has it.
+ */
+#define BELLPERSON_SINK_PIECE_POINTS ((uint64_t)1 << 20)
+struct bellperson_g1_sink {
+        /* Every count checked, no point read: 1 when the sink takes the G1 sections, 0
+         * when they are to be decoded into host memory, or a negative errno (logged). */
+        int (*begin)(void *userdata, const struct bellperson_params_layout *layout,
+                     uint32_t n_public);
+        /* n points of section s (h, l, a or b_g1) from index first, 96 bytes each: 0; 1 with
+         * *ret_bad the section's index of the first point it refuses (the loader says
+         * why); or a negative errno (logged). */
+        int (*put)(void *userdata, enum bellperson_params_section s, uint64_t first,
+                   const uint8_t *encoded, uint64_t n, uint64_t *ret_bad);
+        void *userdata;
+        uint64_t piece_points;
+};
+/* bellperson_params_load, the G1 sections to sink (NULL: none) where it takes them. A
+ * sink checks the curve equation only: with check_subgroup it is not asked. */
+int bellperson_params_load_sink(const char *path, bool check_subgroup,
+                                const struct bellperson_g1_sink *sink,
+                                struct bellperson_params **ret);
 struct bellperson_params *bellperson_params_free(struct bellperson_params *p);
 static inline void bellperson_params_freep(struct bellperson_params **p) {
         bellperson_params_free(*p);

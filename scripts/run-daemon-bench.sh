@@ -16,8 +16,11 @@
 #   with `cuzkctl prove` and checks that proof with `cuzk porep verify`.
 #   CUZK_POREP_SIZE=8MiB does the same with an 8 MiB sector (its test key:
 #   about 2 minutes on 2 cores, once).
-# Environment: CUZK_BUILD_DIR (default build), CUZKD_ARGS (more cuzkd flags,
-# e.g. "--budget 2G --max-workers 2"), CUZK_SKIP_DEPS=1 (no package step).
+# Environment: CUZK_BUILD_DIR (default build; a folder of programs built
+# elsewhere, without build.ninja, is used as it is), CUZKD_ARGS (more cuzkd
+# flags, e.g. "--budget 2G --max-workers 2"), CUZK_SKIP_DEPS=1 (no package
+# step), CUZK_PROOF_OUT (porep: a folder that receives the C1, the proof and
+# the .vk, e.g. for snarkjs elsewhere).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,9 +42,11 @@ case "$count$concurrency" in
         ;;
 esac
 
-scripts/ensure-deps.sh
-[ -f "$build/build.ninja" ] || meson setup "$build"
-ninja -C "$build" daemon/cuzkd cli/cuzk-bench cli/cuzk cli/cuzkctl
+if [ -f "$build/build.ninja" ] || [ ! -x "$build/daemon/cuzkd" ]; then
+        scripts/ensure-deps.sh
+        [ -f "$build/build.ninja" ] || meson setup "$build"
+        ninja -C "$build" daemon/cuzkd cli/cuzk-bench cli/cuzk cli/cuzkctl
+fi # else programs built elsewhere (cuda/device-bundle.sh's bundle on the GPU host)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuzkd-bench.XXXXXX")
 fixtures=$build/example
@@ -140,6 +145,10 @@ if [ $porep = 1 ]; then
                         --proof-out "$tmp/c1.proof" >/dev/null || status=$?
                 echo "cuzk porep verify: $("$build/cli/cuzk" porep verify "$tmp/c1.json" "$tmp/c1.proof" \
                         --params-dir "$params")" || status=1
+                if [ -n "${CUZK_PROOF_OUT:-}" ]; then
+                        mkdir -p "$CUZK_PROOF_OUT"
+                        cp "$tmp/c1.json" "$tmp/c1.proof" "$params"/*.vk "$CUZK_PROOF_OUT/"
+                fi
         fi
 else
         "$build/cli/cuzk-bench" --socket "$socket" batch --type snarkjs \

@@ -43,30 +43,95 @@ struct cuda_backend {
         size_t n_pinned;
         struct cuda_pce pces[CUDA_PCES_MAX];
         size_t n_pces;
+        /* The G1 bases of the .params file being loaded, on their way to the card. */
+        gpu_key_stream_t *stream;
 };
 
 struct prover_partial {
         gpu_prove_partial_t *gpu;
 };
 
-static void cuda_pin_once(struct cuda_backend *cuda, const struct groth16_pk *pk) {
+/* Whether pk is registered (pinned, its bases on the card where they fit). */
+static bool cuda_pin_once(struct cuda_backend *cuda, const struct groth16_pk *pk) {
         for (size_t i = 0; i < cuda->n_pinned; i++)
                 if (cuda->pinned[i] == pk)
-                        return;
+                        return true;
         if (cuda->n_pinned == CUDA_PINNED_KEYS_MAX)
-                return; /* unpinned keys still work, with slower copies */
-        if (gpu_prover_register_pk(cuda->gpu, pk) >= 0)
-                cuda->pinned[cuda->n_pinned++] = pk;
+                return false; /* unpinned keys still work, with slower copies */
+        if (gpu_prover_register_pk(cuda->gpu, pk) < 0)
+                return false;
+        cuda->pinned[cuda->n_pinned++] = pk;
+        return true;
 }
 
 /* With SrsResidence=auto a 32 GiB sector's G1 bases (38.3 GiB) go to a card that holds
- * them beside the partitions in flight (an H200, not an 80 GB H100): the prover then
- * frees their host copy. */
+ * them beside the partitions in flight (an H200, not an 80 GB H100): streamed there as
+ * the file is read (cuda_key_sink), or copied from the host arrays, whose copy the prover
+ * then frees. */
 static int cuda_adopt_key(struct prover_backend *backend, const struct groth16_pk *pk) {
         struct cuda_backend *cuda = (struct cuda_backend *)backend;
+        const bool streamed = cuda->stream && !pk->h;
+        int r;
 
-        cuda_pin_once(cuda, pk);
+        if (streamed) {
+                r = gpu_prover_stream_adopt(cuda->gpu, TAKE_PTR(cuda->stream), pk);
+                if (r < 0)
+                        return r;
+        }
+        if (!cuda_pin_once(cuda, pk) && streamed) {
+                gpu_prover_unregister_pk(cuda->gpu, pk);
+                return log_error_errno(ENOSPC,
+                                       "GPU %d: %d keys registered already, the most it keeps",
+                                       cuda->ordinal, CUDA_PINNED_KEYS_MAX);
+        }
         return gpu_prover_pk_resident(cuda->gpu, pk) ? 1 : 0;
+}
+
+/* The GPU's role for each G1 section of a .params file. */
+static const gpu_key_role_t section_roles[BELLPERSON_SECTION_B_G2] = {
+        [BELLPERSON_SECTION_H] = GPU_KEY_H,
+        [BELLPERSON_SECTION_L] = GPU_KEY_L,
+        [BELLPERSON_SECTION_A] = GPU_KEY_A,
+        [BELLPERSON_SECTION_B_G1] = GPU_KEY_B1,
+};
+
+static int sink_begin(void *userdata, const struct bellperson_params_layout *layout,
+                      uint32_t n_public) {
+        struct cuda_backend *cuda = userdata;
+        const uint64_t domain = (uint64_t)layout->count[BELLPERSON_SECTION_H] + 1;
+        struct gpu_key_shape shape = {
+                .n_vars = (uint64_t)n_public + 1 + layout->count[BELLPERSON_SECTION_L],
+        };
+
+        /* Not a domain: bellperson_params_to_pk refuses the file, saying why. */
+        if (domain & (domain - 1))
+                return 0;
+        while (((uint64_t)1 << shape.log_domain_size) < domain)
+                shape.log_domain_size++;
+        for (unsigned s = 0; s < BELLPERSON_SECTION_B_G2; s++)
+                shape.points[section_roles[s]] = layout->count[s];
+        gpu_key_stream_free(TAKE_PTR(cuda->stream));
+        return gpu_prover_stream_begin(cuda->gpu, &shape, &cuda->stream);
+}
+
+static int sink_put(void *userdata, enum bellperson_params_section s, uint64_t first,
+                    const uint8_t *encoded, uint64_t n, uint64_t *ret_bad) {
+        struct cuda_backend *cuda = userdata;
+
+        assert(s < BELLPERSON_SECTION_B_G2 && cuda->stream);
+        return gpu_key_stream_put(cuda->stream, section_roles[s], first, encoded, n, ret_bad);
+}
+
+static int cuda_key_sink(struct prover_backend *backend, struct bellperson_g1_sink *ret) {
+        *ret = (struct bellperson_g1_sink){
+                .begin = sink_begin, .put = sink_put, .userdata = backend};
+        return 1;
+}
+
+static void cuda_key_sink_done(struct prover_backend *backend) {
+        struct cuda_backend *cuda = (struct cuda_backend *)backend;
+
+        gpu_key_stream_free(TAKE_PTR(cuda->stream));
 }
 
 /* Checks a loaded PCE against the key its partitions prove with. */
@@ -205,6 +270,7 @@ static void cuda_free(struct prover_backend *backend) {
         if (!cuda)
                 return;
         cuda_pces_forget(cuda, NULL);
+        gpu_key_stream_free(cuda->stream);
         for (size_t i = 0; i < cuda->n_pinned; i++)
                 gpu_prover_unregister_pk(cuda->gpu, cuda->pinned[i]);
         gpu_prover_free(cuda->gpu);
@@ -241,6 +307,8 @@ static const struct prover_backend_ops cuda_ops = {
         .name = "cuda",
         .device_info = cuda_device_info,
         .adopt_key = cuda_adopt_key,
+        .key_sink = cuda_key_sink,
+        .key_sink_done = cuda_key_sink_done,
         .forget_key = cuda_forget_key,
         .prove_start = cuda_prove_start,
         .prove_finish = cuda_prove_finish,

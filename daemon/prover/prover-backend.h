@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "circuits/pce-compact.h"
+#include "formats/bellperson_params.h"
 #include "zk/groth16.h"
 
 struct prover_inputs {
@@ -66,6 +67,13 @@ struct prover_backend_ops {
          * that their host copy may be freed (prover_keys_release_g1); 0 when it reads them
          * from host memory. May be NULL (0). */
         int (*adopt_key)(struct prover_backend *backend, const struct groth16_pk *pk);
+        /* A key is about to be loaded: fills *ret and returns 1 when the backend would take
+         * a .params file's G1 bases as they are read (the CUDA one decodes them on its card
+         * where they fit, so that host memory never holds them; adopt_key then makes them
+         * the loaded key's, and returns 1), 0 when not. key_sink_done follows the load
+         * whatever its outcome, and drops bases no key adopted. Both may be NULL. */
+        int (*key_sink)(struct prover_backend *backend, struct bellperson_g1_sink *ret);
+        void (*key_sink_done)(struct prover_backend *backend);
         /* The key is about to be freed (an evicted circuit): let go of it. May be NULL. */
         void (*forget_key)(struct prover_backend *backend, const struct groth16_pk *pk);
         /* Drops a partial that will not be finished (a canceled task). */

@@ -93,6 +93,10 @@ static void key_arrays(const struct groth16_pk *pk, struct key_array ret[KEY_ARR
         ret[2] = (struct key_array){pk->l, n_private * sizeof(g1_affine_t)};
         ret[3] = (struct key_array){pk->h, n_h * sizeof(g1_affine_t)};
         ret[4] = (struct key_array){pk->b2, groth16_pk_b_points(pk) * sizeof(g2_affine_t)};
+        /* Arrays a sink took to the GPU (bellperson_params_load_sink) are not in host memory. */
+        for (size_t i = 0; i < KEY_ARRAYS; i++)
+                if (!ret[i].p)
+                        ret[i].bytes = 0;
 }
 
 /* Counts and locks the key's point arrays. */
@@ -136,7 +140,7 @@ static int load_densities(const char *path, const char *circuit_path, struct key
 }
 
 static int load_entry(enum job_kind kind, const char *path, const char *circuit_path,
-                      struct key_entry *e) {
+                      const struct bellperson_g1_sink *sink, struct key_entry *e) {
         int r;
 
         switch (kind) {
@@ -150,7 +154,7 @@ static int load_entry(enum job_kind kind, const char *path, const char *circuit_
         case JOB_POREP_C2:
                 /* Keys come from the operator's own setup: the subgroup checks would
                  * double the load time (as cuzk prove --pce). */
-                r = bellperson_params_load(path, false, &e->params);
+                r = bellperson_params_load_sink(path, false, sink, &e->params);
                 if (r < 0)
                         return r;
                 if (e->params->timing_only)
@@ -164,8 +168,8 @@ static int load_entry(enum job_kind kind, const char *path, const char *circuit_
 }
 
 int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
-                    const char *circuit_path, const struct groth16_pk **ret,
-                    uint64_t *ret_loaded_usec) {
+                    const char *circuit_path, const struct bellperson_g1_sink *sink,
+                    const struct groth16_pk **ret, uint64_t *ret_loaded_usec) {
         struct key_entry *e;
         uint64_t t0;
         int r;
@@ -192,7 +196,7 @@ int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *pa
                 entry_free(e);
                 return -ENOMEM;
         }
-        r = load_entry(kind, path, circuit_path, e);
+        r = load_entry(kind, path, circuit_path, sink, e);
         if (r < 0) {
                 entry_free(e);
                 return r;
@@ -271,4 +275,12 @@ uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_p
 uint64_t prover_keys_bytes(const struct prover_keys *keys) {
         assert(keys);
         return keys->bytes;
+}
+
+uint64_t prover_keys_pk_bytes(const struct prover_keys *keys, const struct groth16_pk *pk) {
+        assert(keys);
+        for (const struct key_entry *e = keys->entries; e; e = e->next)
+                if (&e->pk == pk)
+                        return e->bytes;
+        return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "daemon/executor/executor.h"
+#include "formats/bellperson_params.h"
 #include "zk/groth16.h"
 
 struct prover_keys;
@@ -23,11 +24,13 @@ void prover_keys_free(struct prover_keys *keys);
  * *ret_loaded_usec says how long that took, else 0). circuit_path (the
  * task's PCE; NULL for a preload) supplies the A and B densities of a
  * .params file in bellperson's layout, which has points for those wires
- * only. The pk stays valid until prover_keys_free. Returns 0 or a negative
- * errno, logged naming the file. */
+ * only. sink (may be NULL) may take a .params file's G1 bases as they are
+ * read (the backend's, prover_backend_ops.key_sink): the pk's G1 arrays are
+ * then NULL and not counted in prover_keys_bytes. The pk stays valid until
+ * prover_keys_free. Returns 0 or a negative errno, logged naming the file. */
 int prover_keys_get(struct prover_keys *keys, enum job_kind kind, const char *path,
-                    const char *circuit_path, const struct groth16_pk **ret,
-                    uint64_t *ret_loaded_usec);
+                    const char *circuit_path, const struct bellperson_g1_sink *sink,
+                    const struct groth16_pk **ret, uint64_t *ret_loaded_usec);
 
 /* The key of path if it is loaded, else NULL. */
 const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum job_kind kind,
@@ -43,3 +46,7 @@ uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_p
 
 /* Bytes of every key held (their point arrays). */
 uint64_t prover_keys_bytes(const struct prover_keys *keys);
+/* Bytes of pk's point arrays still in host memory (after prover_keys_release_g1, or a load
+ * whose G1 bases went to the device, B_G2's); 0 when pk is not one of keys'. What the
+ * supervisor reserves for this prover's copy of the key. */
+uint64_t prover_keys_pk_bytes(const struct prover_keys *keys, const struct groth16_pk *pk);

@@ -125,19 +125,29 @@ static bool job_canceled(struct prover *p, const struct prove_job *job) {
         return canceled;
 }
 
-/* prover_keys_get, then a key loaded now goes to the backend at once (the CUDA one copies
- * its G1 bases to the card where they fit, and their host copy goes: the prover's cgroup
- * then holds B_G2 alone of a 32 GiB sector's key, 6.4 of 44 GiB). */
+/* prover_keys_get, then a key loaded now goes to the backend at once. The CUDA one takes
+ * its G1 bases to the card where they fit: streamed there from the file as it is read (the
+ * host never holds them), or copied from host memory, whose copy then goes. The prover's
+ * cgroup then holds B_G2 alone of a 32 GiB sector's key, 6.4 of 44 GiB. A key the backend
+ * cannot take after all its bases went to the card is dropped. */
 static int key_get(struct prover *p, const struct ipc_task *t, const char *circuit_path,
                    const struct groth16_pk **ret, uint64_t *ret_load_usec) {
-        int r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, circuit_path, ret,
-                                ret_load_usec);
+        const struct prover_backend_ops *ops = p->backend->ops;
+        struct bellperson_g1_sink sink = {0};
+        const bool offered = ops->key_sink && ops->key_sink(p->backend, &sink) > 0;
+        int r = prover_keys_get(p->keys, (enum job_kind)t->kind, t->key_path, circuit_path,
+                                offered ? &sink : NULL, ret, ret_load_usec);
 
-        if (r < 0 || *ret_load_usec == 0 || !p->backend->ops->adopt_key)
-                return r;
-        if (p->backend->ops->adopt_key(p->backend, *ret) > 0)
-                (void)prover_keys_release_g1(p->keys, *ret);
-        return 0;
+        if (r >= 0 && *ret_load_usec && ops->adopt_key) {
+                r = ops->adopt_key(p->backend, *ret);
+                if (r > 0)
+                        (void)prover_keys_release_g1(p->keys, *ret);
+                if (r < 0)
+                        (void)prover_keys_forget(p->keys, (enum job_kind)t->kind, t->key_path);
+        }
+        if (offered && ops->key_sink_done)
+                ops->key_sink_done(p->backend);
+        return r < 0 ? r : 0;
 }
 
 /* The key for the job, checked against what the worker computed. */
@@ -232,6 +242,8 @@ static void job_load_key(struct prover *p, struct prove_job *job) {
         if (r < 0)
                 snprintf(answer.message, sizeof(answer.message), "%s", ipc_log_last_error());
         answer.srs_bytes = prover_keys_bytes(p->keys);
+        answer.kind = job_kind_key((enum job_kind)job->request.task.kind);
+        answer.key_host_bytes = r < 0 ? 0 : prover_keys_pk_bytes(p->keys, pk);
         snprintf(answer.key_path, sizeof(answer.key_path), "%s", job->request.task.key_path);
         (void)prover_send_locked(p, IPC_KEY_LOADED, &answer, sizeof(answer), NULL, 0);
 }
@@ -401,6 +413,11 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         result.gpu_stage_usec = job->start_usec;
         result.g2_tail_usec = job->tail_usec;
         result.srs_bytes = prover_keys_bytes(p->keys);
+        result.key_host_bytes = prover_keys_pk_bytes(p->keys, job->pk);
+        /* No backend keeps a PCE in host memory: the CUDA one keeps it on the card and drops
+         * its host copy once uploaded (cuda_pce_get), the CPU one never reads it (the worker
+         * evaluates a, b, c). */
+        result.pce_host_bytes = 0;
         prover_backend_device_info(p->backend, &device);
         result.device_memory_free_bytes = device.memory_free_bytes;
         (void)prover_send_locked(p, IPC_RESULT, &result, sizeof(result), &fd, 1);

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,70 @@ static void prove_adopted(struct prover_backend *backend, const struct groth16_p
         prove_several(backend, &pk, vk, w, a, b, c); /* forgets the key */
 }
 
+static void flip_byte(const char *path, uint64_t offset) {
+        _cleanup_close_ int fd = open(path, O_RDWR | O_CLOEXEC);
+        uint8_t byte;
+
+        assert_true(fd >= 0);
+        assert_int_equal(pread(fd, &byte, 1, (off_t)offset), 1);
+        byte ^= 1;
+        assert_int_equal(pwrite(fd, &byte, 1, (off_t)offset), 1);
+}
+
+/* The key in bellperson's layout loaded as the prover loads it, its G1 bases streamed to
+ * the card as the file is read (the CUDA backend's sink, in pieces of 100 points): the host
+ * holds B_G2 alone, partitions prove from the compact witness and from a, b, c, and a file
+ * with a point off the curve fails the load. The CPU backend offers no sink. */
+static void prove_streamed(struct prover_backend *backend, const char *params_path,
+                           const struct groth16_vk *vk, const struct pce *pce, const char *pce_path,
+                           const fr_t *w) {
+        _cleanup_(pce_compact_owned_free) struct pce_compact_owned cw = {0};
+        struct bellperson_g1_sink sink;
+        struct prover_keys *cache = NULL;
+        const struct groth16_pk *pk;
+        fr_t *a[PARTS], *b[PARTS], *c[PARTS];
+        uint64_t load_usec;
+
+        if (!backend->ops->key_sink) {
+                assert_string_equal(backend->ops->name, "cpu");
+                return;
+        }
+        assert_int_equal(prover_keys_new(&cache), 0);
+        assert_int_equal(backend->ops->key_sink(backend, &sink), 1);
+        sink.piece_points = 100;
+        assert_int_equal(prover_keys_get(cache, JOB_SYNTHETIC_PCE, params_path, pce_path, &sink,
+                                         &pk, &load_usec),
+                         0);
+        assert_null(pk->a);
+        assert_null(pk->h);
+        assert_int_equal(prover_keys_bytes(cache), groth16_pk_b_points(pk) * sizeof(g2_affine_t));
+        assert_int_equal(backend->ops->adopt_key(backend, pk), 1);
+        backend->ops->key_sink_done(backend);
+        const struct prover_inputs in = {.pk = pk,
+                                         .log_domain_size = pk->log_domain_size,
+                                         .compact = &cw.w,
+                                         .circuit_path = pce_path};
+        assert_int_equal(pce_compact_from_full(w, (uint32_t)pk->n_public,
+                                               pk->n_vars - 1 - pk->n_public, &cw),
+                         0);
+        compact_round(backend, &in, vk, w);
+        evaluate_pce(pce, w, a, b, c);
+        prove_several(backend, pk, vk, w, a, b, c); /* forgets the key */
+        assert_int_equal(prover_keys_forget(cache, JOB_SYNTHETIC_PCE, params_path), 0);
+
+        /* A bit of y of h's last point (after the vk and h's count): off the curve. */
+        flip_byte(params_path,
+                  bellperson_vk_bytes((uint32_t)vk->n_public) + 4 +
+                          groth16_h_bases(GROTH16_H_BELLPERSON, pce_log_domain_size(pce)) * 96 - 1);
+        assert_int_equal(backend->ops->key_sink(backend, &sink), 1);
+        assert_int_equal(prover_keys_get(cache, JOB_SYNTHETIC_PCE, params_path, pce_path, &sink,
+                                         &pk, &load_usec),
+                         -EBADMSG);
+        backend->ops->key_sink_done(backend);
+        assert_int_equal(prover_keys_bytes(cache), 0);
+        prover_keys_free(cache);
+}
+
 /* A synthetic circuit of params, its witness, and a real key from a seeded setup. */
 static void synthetic_circuit(struct synthetic_params *params, const char *seed, struct pce **pce,
                               fr_t **w, struct groth16_keys **keys) {
@@ -244,7 +309,7 @@ static void prove_synthetic(struct prover_backend *backend) {
                 .seed = 5, .n_rows = 2048 - 16, .n_aux = SYNTHETIC_DEFAULT, .n_public = 4};
         struct groth16_pk packed;
         fr_t *a[PARTS], *b[PARTS], *c[PARTS];
-        char dir[] = "/tmp/test-prover-backend-XXXXXX", pce_path[64];
+        char dir[] = "/tmp/test-prover-backend-XXXXXX", pce_path[64], params_path[64];
 
         assert_non_null(mkdtemp(dir));
         snprintf(pce_path, sizeof(pce_path), "%s/c.pce", dir);
@@ -264,6 +329,10 @@ static void prove_synthetic(struct prover_backend *backend) {
         prove_several(backend, &packed, &keys->vk, w, a, b, c);
         prove_compact(backend, &packed, &keys->vk, pce_path, w);
         prove_adopted(backend, &packed, &keys->vk, pce, pce_path, w);
+        snprintf(params_path, sizeof(params_path), "%s/k.params", dir);
+        assert_int_equal(bellperson_params_save(params_path, &packed, &keys->vk), 0);
+        prove_streamed(backend, params_path, &keys->vk, pce, pce_path, w);
+        unlink(params_path);
         unlink(pce_path);
         rmdir(dir);
 }
@@ -419,7 +488,8 @@ static void test_keys_release_g1(void **state) {
         assert_int_equal(bellperson_params_save(path, &keys->pk, &keys->vk), 0);
 
         assert_int_equal(prover_keys_new(&cache), 0);
-        assert_int_equal(prover_keys_get(cache, JOB_SYNTHETIC_PCE, path, NULL, &pk, &load_usec), 0);
+        assert_int_equal(
+                prover_keys_get(cache, JOB_SYNTHETIC_PCE, path, NULL, NULL, &pk, &load_usec), 0);
         assert_true(load_usec > 0);
         before = prover_keys_bytes(cache);
         g1 = (2 * pk->n_vars + (pk->n_vars - pk->n_public - 1) +

@@ -30,6 +30,7 @@
 
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "formats/bellperson_io.h"
 #include "formats/bellperson_params.h"
 #include "formats/bellperson_vk.h"
 #include "formats/filecoin_proof.h"
@@ -489,19 +490,24 @@ static size_t cached_pages(const char *path, size_t *ret_pages) {
         return cached;
 }
 
+static bool on_tmpfs(const char *path) {
+        struct statfs fs;
+
+        assert_int_equal(statfs(path, &fs), 0);
+        return fs.f_type == 0x01021994; /* TMPFS_MAGIC */
+}
+
 /* Loading a .params file leaves none of its pages in the page cache (where they would
  * stay charged to the prover's memory cgroup), however warm the file was. */
 static void test_params_load_drops_pages(void **state) {
         _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
         _cleanup_close_ int fd = open(main_params, O_RDONLY | O_CLOEXEC);
-        struct statfs fs;
         char buf[65536];
         size_t pages, before;
 
         (void)state;
         assert_true(fd >= 0);
-        assert_int_equal(fstatfs(fd, &fs), 0);
-        if (fs.f_type == 0x01021994) /* TMPFS_MAGIC: the page cache is the file */
+        if (on_tmpfs(main_params)) /* the page cache is the file */
                 skip();
         assert_int_equal(fsync(fd), 0); /* dirty pages stay in the cache */
         while (read(fd, buf, sizeof(buf)) > 0)
@@ -1019,11 +1025,160 @@ static void test_writer_refusals(void **state) {
                 -ENOENT);
 }
 
+/* ---- the G1 sink (bellperson_params_load_sink) ---- */
+
+/* A sink that decodes what it gets on the host, as the GPU's does on the card, and checks
+ * that the pieces come in order. */
+struct test_sink {
+        int begin_answer; /* what begin returns */
+        unsigned begins, puts;
+        uint32_t n_public;
+        struct bellperson_params_layout layout;
+        g1_affine_t *points[BELLPERSON_SECTION_B_G2];
+        uint64_t received[BELLPERSON_SECTION_B_G2];
+        bool out_of_order;
+};
+
+static int test_sink_begin(void *userdata, const struct bellperson_params_layout *layout,
+                           uint32_t n_public) {
+        struct test_sink *t = userdata;
+
+        t->begins++;
+        t->layout = *layout;
+        t->n_public = n_public;
+        if (t->begin_answer > 0)
+                for (unsigned s = 0; s < BELLPERSON_SECTION_B_G2; s++) {
+                        t->points[s] = calloc(layout->count[s] + 1, sizeof(g1_affine_t));
+                        assert_non_null(t->points[s]);
+                }
+        return t->begin_answer;
+}
+
+static int test_sink_put(void *userdata, enum bellperson_params_section s, uint64_t first,
+                         const uint8_t *encoded, uint64_t n, uint64_t *ret_bad) {
+        struct test_sink *t = userdata;
+        int r;
+
+        t->puts++;
+        assert_true(s < BELLPERSON_SECTION_B_G2);
+        if (first != t->received[s] || first + n > t->layout.count[s])
+                t->out_of_order = true;
+        r = bellperson_decode_g1_points(t->points[s] + first, encoded, n,
+                                        POINT_DECODE_SKIP_SUBGROUP_CHECK, ret_bad);
+        if (r < 0) {
+                *ret_bad += first;
+                return 1;
+        }
+        t->received[s] += n;
+        return 0;
+}
+
+static void test_sink_free(struct test_sink *t) {
+        for (unsigned s = 0; s < BELLPERSON_SECTION_B_G2; s++)
+                free(t->points[s]);
+}
+
+static struct bellperson_g1_sink sink_of(struct test_sink *t, uint64_t piece_points) {
+        return (struct bellperson_g1_sink){.begin = test_sink_begin,
+                                           .put = test_sink_put,
+                                           .userdata = t,
+                                           .piece_points = piece_points};
+}
+
+/* A sink that takes the G1 sections gets every point in order, in pieces, and the host
+ * keeps none of them (nor their pages in the page cache); B_G2 and the vk load as ever. */
+static void test_params_sink_takes_g1(void **state) {
+        _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
+        struct test_sink t = {.begin_answer = 1};
+        const struct bellperson_g1_sink sink = sink_of(&t, 7);
+        const struct groth16_pk *want = &main_key.pk;
+        size_t pages;
+        struct groth16_pk pk;
+
+        (void)state;
+        assert_int_equal(bellperson_params_load_sink(main_params, false, &sink, &p), 0);
+        assert_int_equal(t.begins, 1);
+        assert_false(t.out_of_order);
+        assert_int_equal(t.n_public, MAIN_PUBLIC);
+        /* h 63, l 46, a 50, b_g1 50 points in pieces of 7. */
+        assert_int_equal(t.puts, 9 + 7 + 8 + 8);
+        assert_true(p->g1_in_sink);
+        assert_null(p->h);
+        assert_null(p->l);
+        assert_null(p->a);
+        assert_null(p->b_g1);
+        assert_int_equal(t.received[BELLPERSON_SECTION_H], (1u << MAIN_LOG_DOMAIN) - 1);
+        assert_g1_arrays_equal(t.points[BELLPERSON_SECTION_H], want->h, p->n_h);
+        assert_g1_arrays_equal(t.points[BELLPERSON_SECTION_L], want->l, p->n_l);
+        assert_g1_arrays_equal(t.points[BELLPERSON_SECTION_A], want->a, p->n_a);
+        assert_g1_arrays_equal(t.points[BELLPERSON_SECTION_B_G1], want->b1, p->n_b_g1);
+        assert_g2_arrays_equal(p->b_g2, want->b2, MAIN_VARS);
+        assert_vk_equal(p->vk, &main_key);
+        /* The key still describes itself; its G1 arrays are wherever the sink put them. */
+        assert_int_equal(bellperson_params_to_pk(p, NULL, NULL, &pk), 0);
+        assert_int_equal(pk.log_domain_size, MAIN_LOG_DOMAIN);
+        assert_null(pk.h);
+        assert_non_null(pk.b2);
+        if (!on_tmpfs(main_params)) /* there the page cache is the file */
+                assert_int_equal(cached_pages(main_params, &pages), 0);
+        test_sink_free(&t);
+}
+
+/* A sink that declines leaves the load as without one; one asked with subgroup checks is
+ * not asked at all (it checks the curve only); its error fails the load. */
+static void test_params_sink_declines(void **state) {
+        (void)state;
+        for (int c = 0; c < 3; c++) {
+                _cleanup_(bellperson_params_freep) struct bellperson_params *p = NULL;
+                struct test_sink t = {.begin_answer = c == 2 ? -ENOSPC : c == 1 ? 1 : 0};
+                const struct bellperson_g1_sink sink = sink_of(&t, 0);
+                const bool check = c == 1;
+
+                assert_int_equal(bellperson_params_load_sink(main_params, check, &sink, &p),
+                                 c == 2 ? -ENOSPC : 0);
+                assert_int_equal(t.begins, c == 1 ? 0 : 1);
+                assert_int_equal(t.puts, 0);
+                if (c == 2) {
+                        assert_null(p);
+                        continue;
+                }
+                assert_false(p->g1_in_sink);
+                assert_g1_arrays_equal(p->h, main_key.pk.h, p->n_h);
+                assert_g1_arrays_equal(p->a, main_key.pk.a, p->n_a);
+                test_sink_free(&t);
+        }
+}
+
+/* A point the sink refuses fails the load with the host decoder's reason, naming the
+ * section, the point and its offset. */
+static void test_params_sink_bad_point(void **state) {
+        const uint64_t l3 = small_l_count_offset() + 4 + 3 * G1U;
+        _cleanup_free_ uint8_t *image = exact_copy(small_image, small_size);
+        struct bellperson_params *p = NULL;
+        struct test_sink t = {.begin_answer = 1};
+        const struct bellperson_g1_sink sink = sink_of(&t, 2);
+        char probe[256], offset[64];
+
+        (void)state;
+        image[l3 + G1U - 1] ^= 1; /* y changed: off the curve */
+        tmp_path(probe, sizeof(probe), "probe");
+        write_file(probe, image, small_size);
+        clear_log();
+        assert_int_equal(bellperson_params_load_sink(probe, false, &sink, &p), -EBADMSG);
+        assert_null(p);
+        snprintf(offset, sizeof(offset), "(offset %" PRIu64 ")", l3);
+        expect_log(probe, "l section: point 3 of 4", offset, zk_strerror(-ZK_E_NOT_ON_CURVE));
+        test_sink_free(&t);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_params_layout),
                 cmocka_unit_test(test_params_round_trip),
                 cmocka_unit_test(test_params_load_drops_pages),
+                cmocka_unit_test(test_params_sink_takes_g1),
+                cmocka_unit_test(test_params_sink_declines),
+                cmocka_unit_test(test_params_sink_bad_point),
                 cmocka_unit_test(test_vk_round_trip),
                 cmocka_unit_test(test_proof_verifies),
                 cmocka_unit_test(test_proof_errors),
