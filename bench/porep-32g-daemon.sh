@@ -7,8 +7,9 @@
 # cgroup of its own (the SRS and the PCE read cold: the page cache is
 # dropped first), cuzk-bench batch --type porep. Prints each step's time,
 # the batch's lines (GPU idle time among them), and the cgroup's
-# memory.peak. Needs root and cgroup v2 (the device machine); about 5
-# minutes on the H200 host with 5 proofs.
+# memory.peak; then a fresh cuzkd preloads the key from the page cache
+# (cuzkctl preload: the load time warm). Needs root and cgroup v2 (the
+# device machine); about 7 minutes on the H200 host with 5 proofs.
 #
 #   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY] [COMPACT_WITNESS]
 #
@@ -81,5 +82,27 @@ echo "cgroup memory.peak: $(cat "$cg/memory.peak" 2>/dev/null) bytes"
 kill "$pid"
 wait "$pid"
 find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
-grep -E "warning|error|GPU|partition 0|loaded" "$work/cuzkd.log" | head -30
+grep -E "warning|error|GPU|partition 0|loaded|reserved" "$work/cuzkd.log" | head -30
 grep -E "compact witness" "$work/cuzkd.log" | head -12
+
+# The key load again, from a file in the page cache: a fresh cuzkd (and cgroup) preloads it.
+step "the .params file read into the page cache"
+timed 300 cat "$work/params/$stem.params" >/dev/null
+mkdir -p "$cg"
+rm -rf "$work/sock"
+(
+        echo "$BASHPID" >"$cg/cgroup.procs"
+        exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
+) >"$work/cuzkd-warm.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+        "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
+        sleep 0.2
+done
+step "cuzkctl preload, the key from the page cache"
+timed 300 "$build/cli/cuzkctl" -s "$work/sock" -t 300000 preload "$pce+$work/params/$stem.params"
+echo "cgroup memory.peak: $(cat "$cg/memory.peak" 2>/dev/null) bytes"
+kill "$pid"
+wait "$pid"
+find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
+grep -E "loaded|SRS|reserved" "$work/cuzkd-warm.log" | head -10
