@@ -157,11 +157,13 @@ static int check_complete(const gpu_key_stream_t *s, const struct groth16_pk *pk
 int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                             const struct groth16_pk *pk) {
         _cleanup_(gpu_key_stream_freep) gpu_key_stream_t *owned = s;
-        const struct wire_density *densities[2] = {pk->a_density, pk->b_density};
+        const struct wire_density *densities[2];
         struct resident_key *k;
         int r;
 
         assert(prover && s && s->prover == prover && pk);
+        densities[0] = pk->a_density;
+        densities[1] = pk->b_density;
         r = check_complete(s, pk);
         if (r < 0)
                 return r;
