@@ -20,7 +20,14 @@ int pce_header_shape(const uint8_t *header, struct pce_file_shape *ret) {
         };
         while ((UINT64_C(1) << ret->log_domain_size) < ret->n_rows)
                 ret->log_domain_size++;
-        return ret->n_rows == 0 || ret->n_public >= ret->n_cols ? -EBADMSG : 0;
+        if (ret->n_rows == 0 || ret->n_public >= ret->n_cols)
+                return -EBADMSG;
+        ret->max_aux_values = (uint64_t)ret->n_cols - 1 - ret->n_public;
+        /* A count above that is a corrupt header: every aux stays the bound. */
+        if ((bin_le32(header + 16) & PCE_AUX_VALUES) &&
+            bin_le64(header + PCE_FILE_AUX_VALUES_OFFSET) < ret->max_aux_values)
+                ret->max_aux_values = bin_le64(header + PCE_FILE_AUX_VALUES_OFFSET);
+        return 0;
 }
 
 int pce_file_shape(const char *path, struct pce_file_shape *ret) {

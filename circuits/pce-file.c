@@ -30,7 +30,8 @@
 #define HEADER_MATRIX_BYTES 48
 #define HEADER_FILE_BYTES_OFFSET 176
 #define HEADER_BODY_CHECKSUM_OFFSET 184
-#define HEADER_RESERVED_OFFSET 188
+#define HEADER_AUX_VALUES_OFFSET PCE_FILE_AUX_VALUES_OFFSET
+#define HEADER_RESERVED_OFFSET 196
 #define HEADER_CHECKSUM_OFFSET 252
 #define WRITER_BUFFER_BYTES ((size_t)8 << 20)
 
@@ -120,6 +121,8 @@ static void encode_header(const struct pce *pce, const struct layout *l, uint32_
         }
         bin_put_le64(out + HEADER_FILE_BYTES_OFFSET, l->file_bytes);
         bin_put_le32(out + HEADER_BODY_CHECKSUM_OFFSET, body_checksum);
+        if (pce->flags & PCE_AUX_VALUES)
+                bin_put_le64(out + HEADER_AUX_VALUES_OFFSET, pce->n_aux_values);
         bin_put_le32(out + HEADER_CHECKSUM_OFFSET, pce_crc32c(0, out, HEADER_CHECKSUM_OFFSET));
 }
 
@@ -258,6 +261,7 @@ int pce_save(const struct pce *pce, const char *path) {
 /* The header's values as read, before they are trusted. */
 struct header {
         uint32_t flags, n_public, n_rows, n_cols;
+        uint64_t n_aux_values; /* PCE_AUX_VALUES */
         uint64_t n_terms[PCE_N_MATRICES];
         uint32_t n_values[PCE_N_MATRICES], id_bytes[PCE_N_MATRICES];
         struct layout layout;
@@ -353,6 +357,17 @@ static int parse_header(const char *path, const uint8_t *p, size_t size, struct 
                                        "%s: %" PRIu32 " columns, expected at least n_public + 1 = "
                                        "%" PRIu64,
                                        path, h->n_cols, (uint64_t)h->n_public + 1);
+        h->n_aux_values = bin_le64(p + HEADER_AUX_VALUES_OFFSET);
+        if (!(h->flags & PCE_AUX_VALUES) && h->n_aux_values)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu64 " aux values counted without flag 0x%x, "
+                                       "expected 0",
+                                       path, h->n_aux_values, PCE_AUX_VALUES);
+        if (h->n_aux_values > h->n_cols - 1 - h->n_public)
+                return log_error_errno(EBADMSG,
+                                       "%s: %" PRIu64 " aux allocated as values, expected at most "
+                                       "the %" PRIu32 " aux",
+                                       path, h->n_aux_values, h->n_cols - 1 - h->n_public);
         if ((h->flags & PCE_INPUT_ROWS) && (uint64_t)h->n_public + 1 > h->n_rows)
                 return log_error_errno(EBADMSG,
                                        "%s: %" PRIu32 " rows, expected at least the %" PRIu64
@@ -522,6 +537,7 @@ int pce_load(const char *path, struct pce **ret) {
         pce = pce_new(h.n_rows, h.n_cols, h.n_public, h.flags);
         if (!pce)
                 return log_error_errno(ENOMEM, "%s: out of memory", path);
+        pce->n_aux_values = h.n_aux_values;
         /* From here pce_free() unmaps. */
         pce->mapping_bytes = map.size;
         data = TAKE_PTR(map.data);

@@ -11,7 +11,8 @@
  *   32 + 48 k, matrix k = A, B, C: n_terms u64, n_values u32, id_bytes u32,
  *       then the file offsets of row_start, col, ids, values (u64 each)
  *   176 file bytes u64            184 body checksum u32 (pce-crc32c.h, bytes 256..end)
- *   188 zeros                     252 header checksum u32 (CRC-32C of bytes 0..251)
+ *   188 aux allocated as values u64 (flag PCE_AUX_VALUES; else 0)
+ *   196 zeros                     252 header checksum u32 (CRC-32C of bytes 0..251)
  *
  * pce_load() maps the file and points the PCE into the mapping (the arrays
  * are not copied). It refuses, naming the file, the value and what was
@@ -32,6 +33,7 @@
 #define PCE_FILE_MAGIC "cuzk-pce"
 #define PCE_FILE_VERSION 1
 #define PCE_FILE_HEADER_BYTES 256
+#define PCE_FILE_AUX_VALUES_OFFSET 188
 
 /* Checks a PCE header's identity: its size, magic, version, header size and header
  * checksum. Logs nothing: returns 0, or -EBADMSG (-EOPNOTSUPP for another version) with
@@ -57,6 +59,9 @@ int pce_load(const char *path, struct pce **ret);
 struct pce_file_shape {
         uint32_t n_public, n_rows, n_cols;
         unsigned log_domain_size; /* as pce_log_domain_size() */
+        /* The most aux a witness made by the circuit's gadgets holds as values rather than
+         * bits: n_aux_values where the header records it (PCE_AUX_VALUES), else every aux. */
+        uint64_t max_aux_values;
 };
 
 /* The shape a header (PCE_FILE_HEADER_BYTES, its identity checked by the caller) records.

@@ -211,7 +211,8 @@ int pce_from_sparse(const struct sparse_matrix *a, const struct sparse_matrix *b
         assert(a && b && c);
         assert(ret);
 
-        if ((flags & ~PCE_KNOWN_FLAGS) || b->n_rows != a->n_rows || c->n_rows != a->n_rows ||
+        /* Matrices do not say which wires are bits: PCE_AUX_VALUES is cs_to_pce's. */
+        if ((flags & ~PCE_INPUT_ROWS) || b->n_rows != a->n_rows || c->n_rows != a->n_rows ||
             b->n_cols != a->n_cols || c->n_cols != a->n_cols || (uint64_t)n_public + 1 > a->n_cols)
                 return -EINVAL;
         if (flags & PCE_INPUT_ROWS) {

@@ -45,7 +45,10 @@ enum pce_matrix_id {
 
 /* The PCE ends with the n_public + 1 input rows (see above). */
 #define PCE_INPUT_ROWS (1u << 0)
-#define PCE_KNOWN_FLAGS PCE_INPUT_ROWS
+/* n_aux_values is known: the shape was recorded by a constraint system (circuits/cs) that
+ * knows which aux are allocated as bits. */
+#define PCE_AUX_VALUES (1u << 1)
+#define PCE_KNOWN_FLAGS (PCE_INPUT_ROWS | PCE_AUX_VALUES)
 
 struct pce_matrix {
         uint64_t n_terms;
@@ -62,6 +65,11 @@ struct pce {
         uint32_t n_cols; /* the witness length, constant wire included */
         uint32_t n_public;
         uint32_t flags; /* PCE_* */
+        /* PCE_AUX_VALUES: the aux the circuit allocates as values, not bits. A witness of
+         * this circuit made by its gadgets has exactly this many values in compact form
+         * (circuits/pce-compact.h), whatever the input: what a worker's compact witness is
+         * sized by ahead of time. */
+        uint64_t n_aux_values;
         struct pce_matrix m[PCE_N_MATRICES];
         /* Columns that appear in A (density[0]) and in B (density[1]):
          * (n_cols + 63) / 64 words, bit c of word c / 64. The MSMs over A's
@@ -103,8 +111,8 @@ static inline uint32_t pce_n_constraints(const struct pce *pce) {
  * Builds a PCE from A, B and C with the same number of rows and columns
  * (for a .r1cs: r1cs->matrices, n_public = r1cs_n_public()). With
  * PCE_INPUT_ROWS in flags the input rows are appended after the given rows.
- * Returns 0, -EINVAL (shapes that do not match, n_public + 1 > columns, or
- * more than 2^32 - 1 rows) or -ENOMEM.
+ * Returns 0, -EINVAL (another flag, shapes that do not match, n_public + 1 >
+ * columns, or more than 2^32 - 1 rows) or -ENOMEM.
  */
 int pce_from_sparse(const struct sparse_matrix *a, const struct sparse_matrix *b,
                     const struct sparse_matrix *c, uint32_t n_public, uint32_t flags,

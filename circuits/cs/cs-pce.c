@@ -67,9 +67,15 @@ int cs_to_pce(const struct cs *cs, struct pce **ret) {
         if (n_rows > UINT32_MAX || n_cols > UINT32_MAX)
                 return -EINVAL;
 
-        pce = pce_new((uint32_t)n_rows, (uint32_t)n_cols, cs->n_inputs, PCE_INPUT_ROWS);
+        pce = pce_new((uint32_t)n_rows, (uint32_t)n_cols, cs->n_inputs,
+                      PCE_INPUT_ROWS | PCE_AUX_VALUES);
         if (!pce)
                 return -ENOMEM;
+        /* The gadgets allocate an aux as a bit or a value whatever its value is, so every
+         * witness of the circuit has this many values (what admission sizes workers by). */
+        pce->n_aux_values = cs->n_aux;
+        for (uint64_t i = 0; i < pce_bitmap_words(cs->n_aux); i++)
+                pce->n_aux_values -= (uint64_t)__builtin_popcountll(cs->aux_is_bit[i]);
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                 r = matrix_to_pce(cs, pce, (enum pce_matrix_id)k);
                 if (r < 0)

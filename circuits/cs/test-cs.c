@@ -75,7 +75,8 @@ static void test_merge_and_columns(void **state) {
         assert_int_equal(pce->n_cols, 5);
         assert_int_equal(pce->n_public, 2);
         assert_int_equal(pce->n_rows, 6);
-        assert_int_equal(pce->flags, PCE_INPUT_ROWS);
+        assert_int_equal(pce->flags, PCE_INPUT_ROWS | PCE_AUX_VALUES);
+        assert_int_equal(pce->n_aux_values, 1); /* x; b is a bit */
         fr_t one, minus_one, zero, minus_two;
         fr_set_one(&one);
         fr_neg(&minus_one, &one);

@@ -168,6 +168,28 @@ static void check_parallel_witness(const struct c1_output *c1) {
         cs_free(par);
 }
 
+/* The count of value (non-bit) aux that the PCE records from the blank shape is what
+ * admission sizes a PoRep worker's compact witness by: a real sector's witness of every
+ * partition has exactly that many values. */
+static void check_aux_values_bound(const struct cs *shape, const struct c1_output *c1) {
+        struct pce *pce = NULL;
+
+        assert_int_equal(cs_to_pce(shape, &pce), 0);
+        assert_true(pce->flags & PCE_AUX_VALUES);
+        for (unsigned k = 0; k < c1->n_partitions; k++) {
+                struct cs *w = NULL;
+
+                assert_int_equal(porep_circuit_witness(c1, k, &w), 0);
+                print_message("2 KiB partition %u: %llu of %llu aux are values\n", k,
+                              (unsigned long long)cs_witness(w)->n_nums,
+                              (unsigned long long)cs_n_aux(w));
+                assert_int_equal(cs_witness(w)->n_nums, pce->n_aux_values);
+                assert_true(pce->n_aux_values < cs_n_aux(w) / 10);
+                cs_free(w);
+        }
+        pce_free(pce);
+}
+
 static void test_sealed_2k_satisfies(void **state) {
         struct c1_output *c1 = seal_2k();
         struct cs *shape = NULL;
@@ -183,6 +205,7 @@ static void test_sealed_2k_satisfies(void **state) {
                       (unsigned long long)cs_n_rows(shape), cs_n_inputs(shape),
                       (unsigned long long)cs_n_aux(shape));
         assert_int_equal(cs_n_inputs(shape), 39);
+        check_aux_values_bound(shape, c1);
         cs_free(shape);
         c1_output_free(c1);
 }

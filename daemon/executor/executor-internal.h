@@ -132,6 +132,9 @@ struct prover_slot {
         unsigned in_hand;       /* tasks at this prover */
         uint64_t last_relay;    /* executor.relays when it got its last task (for ties) */
         unsigned preloads_sent, preloads_done; /* since this process started */
+        /* IPC_EVICT_KEY sent to this process and not answered: until they are, what it says
+         * it holds may be of a key on its way out (not passed on to the scheduler). */
+        unsigned evicts_in_flight;
         uint64_t proved, failed;
         uint64_t srs_bytes;
         char backend[16];

@@ -109,6 +109,8 @@ void executor_prover_key_loaded(struct prover_slot *p, struct ipc_key_loaded *an
         answer->key_path[sizeof(answer->key_path) - 1] = 0;
         answer->message[sizeof(answer->message) - 1] = 0;
         if (answer->evicted) {
+                if (p->evicts_in_flight > 0)
+                        p->evicts_in_flight--;
                 p->srs_bytes = answer->srs_bytes;
                 log_info("%s: dropped %s (the prover holds %" PRIu64 " bytes of keys)",
                          executor_prover_label(p, label, sizeof(label)), answer->key_path,
@@ -129,9 +131,15 @@ void executor_prover_key_loaded(struct prover_slot *p, struct ipc_key_loaded *an
                 log_error("%s: preloading %s failed: %s", label, answer->key_path,
                           answer->message[0] ? answer->message : strerror(-answer->error));
                 preload_failed(p, answer);
-        } else if (answer->load_usec)
-                log_info("%s: preloaded %s in %.3f s (the prover holds %" PRIu64 " bytes of keys)",
-                         label, answer->key_path, answer->load_usec / 1e6, p->srs_bytes);
+        } else {
+                if (answer->load_usec)
+                        log_info("%s: preloaded %s in %.3f s (the prover holds %" PRIu64
+                                 " bytes of keys)",
+                                 label, answer->key_path, answer->load_usec / 1e6, p->srs_bytes);
+                if (p->evicts_in_flight == 0 && e->callbacks.key_held)
+                        e->callbacks.key_held(e->userdata, p->index, (enum job_kind)answer->kind,
+                                              answer->key_path, answer->key_host_bytes);
+        }
         if (p->cg_fd >= 0 && e->options.domain->enforcement == CG_ENFORCEMENT_V2)
                 (void)cg_memory_set_min(p->cg_fd, p->srs_bytes);
         executor_preload_progress(e);
@@ -184,11 +192,16 @@ void executor_evict_key(struct executor *e, enum job_kind kind, const char *key_
         snprintf(evict.key_path, sizeof(evict.key_path), "%s", key_path);
         for (unsigned i = 0; i < e->n_provers; i++) {
                 struct prover_slot *p = &e->provers[i];
+                int r;
 
                 /* A prover that is not up has no key; one whose socket is full hangs. */
-                if (p->sock >= 0 &&
-                    ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0) == -EAGAIN)
+                if (p->sock < 0)
+                        continue;
+                r = ipc_send(p->sock, IPC_EVICT_KEY, &evict, sizeof(evict), NULL, 0);
+                if (r == -EAGAIN)
                         executor_prover_kill_hung(p);
+                else if (r >= 0)
+                        p->evicts_in_flight++;
         }
         /* A preload that waited for its load is settled now (executor_preload_state). */
         executor_preload_progress(e);

@@ -142,6 +142,7 @@ static void prover_forget_process(struct prover_slot *p) {
         p->ready = false;
         p->stage[0] = 0;
         p->preloads_sent = p->preloads_done = 0; /* the next process loads them again */
+        p->evicts_in_flight = 0;
         executor_prover_idle_note(p);
 }
 
@@ -213,6 +214,9 @@ static void on_prover_exit(struct prover_slot *p, const siginfo_t *si) {
                          p->stalled ? " for making no progress (ProverStallTimeout=)" : "");
         p->stalled = false;
         executor_prover_label(p, label, sizeof(label));
+        /* Before its tasks finish: a retry may go to its successor, which loads afresh. */
+        if (e->callbacks.prover_lost)
+                e->callbacks.prover_lost(e->userdata, p->index);
 
         /* Each finish unlinks a task (and may submit others): look again from the start. */
         while ((t = e->tasks)) {

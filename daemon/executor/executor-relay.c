@@ -78,6 +78,18 @@ static int read_payload(const struct ipc_result *res, int fd, struct proof_paylo
         return 0;
 }
 
+/* What the prover says it keeps of the task's key and PCE, for the scheduler's
+ * reservations: not while an eviction is in flight at it (the key may be about to go). */
+static void note_held(const struct prover_slot *p, const struct ipc_result *res,
+                      struct executor_result *result) {
+        if (p->evicts_in_flight > 0)
+                return;
+        result->held_reported = true;
+        result->prover = p->index;
+        result->key_host_bytes = res->key_host_bytes;
+        result->pce_host_bytes = res->pce_host_bytes;
+}
+
 void executor_prover_result(struct prover_slot *p, const struct ipc_result *res, int fd) {
         _cleanup_(proof_payload_free) struct proof_payload payload = {0};
         struct executor *e = p->executor;
@@ -110,6 +122,7 @@ void executor_prover_result(struct prover_slot *p, const struct ipc_result *res,
                         result.proof_json = payload.proof_json;
                         result.public_json = payload.public_json;
                         p->deaths_in_row = 0;
+                        note_held(p, res, &result);
                 }
         }
         if (result.failure == EXECUTOR_OK)
@@ -202,6 +215,20 @@ uint32_t executor_witness_form(const struct executor *e, const struct job_inputs
                 on_gpu++;
         }
         return on_gpu > 0 ? IPC_WITNESS_COMPACT : IPC_WITNESS_FULL;
+}
+
+bool executor_compact_possible(const struct executor *e) {
+        assert(e);
+        if (e->options.compact_witness == EXECUTOR_COMPACT_NO)
+                return false;
+        for (unsigned i = 0; i < e->n_provers; i++) {
+                const struct prover_slot *p = &e->provers[i];
+
+                if (!p->out_of_service &&
+                    (prover_on_gpu(p) || (!p->ready && p->device != EXECUTOR_DEVICE_CPU)))
+                        return true;
+        }
+        return false;
 }
 
 /* p takes t's witness form: the full form any, the compact one a GPU prover (or one of a

@@ -103,6 +103,12 @@ struct executor_result {
         /* How the worker handed the witness on: 0 a, b, c and the witness, 1 the compact
          * witness alone (a CUDA prover made a, b, c on the card; ipc.h) */
         uint32_t witness_form;
+        /* On success, unless an eviction was in flight at the prover (its report might be of
+         * a key about to go): prover `prover` keeps key_host_bytes of the task's key and
+         * pce_host_bytes of its PCE in host memory (what the scheduler reserves for them). */
+        bool held_reported;
+        unsigned prover;
+        uint64_t key_host_bytes, pce_host_bytes;
 };
 
 struct executor_callbacks {
@@ -125,6 +131,15 @@ struct executor_callbacks {
          * preloaded: KEY, or PCE+KEY) should give its bytes back. message: the last
          * prover's error. May be NULL. */
         void (*preload_failed)(void *userdata, const char *circuit_id, const char *message);
+        /* Prover `prover` loaded a preloaded key (kind as job_kind_key names it) and keeps
+         * key_host_bytes of it in host memory (not said while an eviction is in flight at
+         * it). May be NULL. */
+        void (*key_held)(void *userdata, unsigned prover, enum job_kind kind, const char *key_path,
+                         uint64_t key_host_bytes);
+        /* Prover `prover`'s process ended (it is restarted, or out of service): what it held
+         * is gone, and a successor loads keys again from their files. Called before the
+         * `finished` of the tasks it held. May be NULL. */
+        void (*prover_lost)(void *userdata, unsigned prover);
 };
 
 #define EXECUTOR_MAX_PROVERS 16
@@ -182,6 +197,9 @@ int executor_submit(struct executor *executor, const struct executor_task *task)
  * a partition's bytes (the compact form's are a fraction) and passes the answer in the
  * task. */
 uint32_t executor_witness_form(const struct executor *e, const struct job_inputs *in);
+/* Whether a worker may ever hand a witness on in compact form: CompactWitness= allows it
+ * and a prover in service is, or may turn out to be (not ready yet), on a GPU. */
+bool executor_compact_possible(const struct executor *e);
 /* Kills the task's worker or drops it at the prover; `finished` follows
  * with EXECUTOR_FAILED_CANCELED. -ENOENT if unknown. */
 int executor_cancel(struct executor *executor, uint64_t task_id);

@@ -123,6 +123,8 @@ struct ipc_result {
         struct ipc_failed status; /* failure EXECUTOR_OK on success */
         uint64_t srs_load_usec, gpu_stage_usec, g2_tail_usec;
         uint64_t srs_bytes;                /* every key the prover holds */
+        uint64_t key_host_bytes;           /* what it keeps of the task's key (success only) */
+        uint64_t pce_host_bytes;           /* and of the task's PCE, in host memory */
         uint64_t device_memory_free_bytes; /* the GPU's after this proof; 0 on the CPU */
         uint64_t proof_bytes, proof_json_bytes, public_json_bytes;
 };
@@ -138,10 +140,13 @@ struct ipc_load_key {
 };
 
 struct ipc_key_loaded {
-        int32_t error;      /* 0 or a negative errno; message says what failed */
-        uint32_t evicted;   /* the answer to IPC_EVICT_KEY: the key is gone (or was not there) */
-        uint64_t load_usec; /* 0: it was loaded before */
-        uint64_t srs_bytes; /* every key the prover holds */
+        int32_t error;    /* 0 or a negative errno; message says what failed */
+        uint32_t evicted; /* the answer to IPC_EVICT_KEY: the key is gone (or was not there) */
+        uint32_t kind;    /* enum job_kind: the request's */
+        uint32_t reserved;
+        uint64_t load_usec;      /* 0: it was loaded before */
+        uint64_t srs_bytes;      /* every key the prover holds */
+        uint64_t key_host_bytes; /* what it keeps of this key in host memory (0: not loaded) */
         char key_path[PATH_MAX];
         char message[IPC_MESSAGE_TEXT];
 };

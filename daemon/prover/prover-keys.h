@@ -46,7 +46,8 @@ uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_p
 
 /* Bytes of every key held (their point arrays). */
 uint64_t prover_keys_bytes(const struct prover_keys *keys);
-/* Bytes of pk's point arrays still in host memory (after prover_keys_release_g1, or a load
- * whose G1 bases went to the device, B_G2's); 0 when pk is not one of keys'. What the
+/* Host bytes kept for pk: its point arrays still in host memory (after
+ * prover_keys_release_g1, or a load whose G1 bases went to the device, B_G2's), its wire
+ * densities, and a .zkey's coefficients; 0 when pk is not one of keys'. What the
  * supervisor reserves for this prover's copy of the key. */
 uint64_t prover_keys_pk_bytes(const struct prover_keys *keys, const struct groth16_pk *pk);

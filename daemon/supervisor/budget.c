@@ -11,17 +11,23 @@ void budget_init(struct budget *budget, uint64_t total_bytes) {
 
 bool budget_fits(const struct budget *budget, uint64_t bytes) {
         assert(budget);
-        assert(budget->reserved_bytes <= budget->total_bytes);
-        return bytes <= budget->total_bytes - budget->reserved_bytes;
+        /* A smaller total (budget_set_total) or budget_take may leave more reserved. */
+        return budget->reserved_bytes <= budget->total_bytes &&
+               bytes <= budget->total_bytes - budget->reserved_bytes;
+}
+
+void budget_take(struct budget *budget, uint64_t bytes) {
+        assert(budget);
+        budget->reserved_bytes += bytes;
+        if (budget->reserved_bytes > budget->peak_reserved_bytes)
+                budget->peak_reserved_bytes = budget->reserved_bytes;
 }
 
 int budget_reserve(struct budget *budget, uint64_t bytes) {
         assert(budget);
         if (!budget_fits(budget, bytes))
                 return -ENOSPC;
-        budget->reserved_bytes += bytes;
-        if (budget->reserved_bytes > budget->peak_reserved_bytes)
-                budget->peak_reserved_bytes = budget->reserved_bytes;
+        budget_take(budget, bytes);
         return 0;
 }
 

@@ -21,10 +21,14 @@ void budget_init(struct budget *budget, uint64_t total_bytes);
 /* A new total (a reloaded configuration): what is reserved stays reserved;
  * below it, nothing more is admitted until enough is released. */
 void budget_set_total(struct budget *budget, uint64_t total_bytes);
-/* Whether bytes more would still fit. */
+/* Whether bytes more would still fit (never while more than the total is reserved). */
 bool budget_fits(const struct budget *budget, uint64_t bytes);
 /* Reserves bytes; -ENOSPC (nothing reserved) when they do not fit. */
 int budget_reserve(struct budget *budget, uint64_t bytes);
+/* Reserves bytes that are held already, whether they fit or not (a restarted prover
+ * loading a key again that had been counted at what it kept of it): past the total,
+ * nothing is admitted until enough is released. */
+void budget_take(struct budget *budget, uint64_t bytes);
 /* Gives bytes back; they must have been reserved. */
 void budget_release(struct budget *budget, uint64_t bytes);
 

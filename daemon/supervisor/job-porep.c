@@ -393,9 +393,11 @@ int job_porep_inputs(struct job *job, const Cuzk__V1__SubmitProofRequest *reques
         if (r < 0)
                 return r;
         /* The worker holds the C1 (its text and the parsed output, each smaller than the
-         * file) and the constraint system's copy of the witness besides what the partition's
-         * figure counts. */
+         * file) and, for the full form, the constraint system's copy of the witness besides
+         * what the partition's figure counts; for the compact form, the witness it
+         * synthesizes in that form alone. */
         job->shape.rest_bytes += 2 * c1_bytes + job->shape.n_vars * sizeof(fr_t);
+        job_shape_compact_synthesized(&job->shape);
         job->shape.compact_abc_bytes += 2 * c1_bytes;
         /* Checked from memory: the spool names its file (job_set_input_path). */
         if (c1_path && *c1_path && !(job->c1_path = strdup(c1_path)))

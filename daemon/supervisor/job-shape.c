@@ -49,18 +49,44 @@ void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct 
         ret->rest_bytes = partition_bytes - ret->abc_bytes;
 }
 
-void job_shape_compact(uint64_t n_vars, uint64_t n_public, struct job_shape *ret) {
-        const uint64_t n_aux = n_vars - 1 - n_public, words = pce_bitmap_words(n_aux);
-        /* Every aux a value (none a bit): the most a compact witness can be (with the
-         * memfd's header). */
-        const uint64_t compact = pce_compact_bytes((uint32_t)n_public, n_aux, n_aux) + 64;
-
+/* A compact witness of n_values values (the rest bits), with the memfd's header. */
+static uint64_t compact_bytes(uint64_t n_vars, uint64_t n_public, uint64_t n_values) {
         assert(n_vars > n_public);
-        /* The worker: the full witness it reads or computes (a .wtns; a PoRep constraint
-         * system holds less), the compact one it makes of it, and the memfd's copy. */
+        return pce_compact_bytes((uint32_t)n_public, n_vars - 1 - n_public, n_values) + 64;
+}
+
+/* The prover's part: the bitmaps' rank beside the mapped memfd. */
+static uint64_t compact_rank_bytes(uint64_t n_vars, uint64_t n_public) {
+        return pce_bitmap_words(n_vars - 1 - n_public) * sizeof(uint64_t);
+}
+
+void job_shape_compact(uint64_t n_vars, uint64_t n_public, struct job_shape *ret) {
+        /* A .wtns may hold any value in any wire: every aux a value is the most its compact
+         * form can be. */
+        const uint64_t compact = compact_bytes(n_vars, n_public, n_vars - 1 - n_public);
+
+        /* The worker: the full witness it reads, the compact one it makes of it, and the
+         * memfd's copy. */
         ret->compact_abc_bytes = n_vars * sizeof(fr_t) + 2 * compact;
-        /* The prover: the bitmaps' rank beside the mapped memfd. */
-        ret->compact_rest_bytes = words * sizeof(uint64_t);
+        ret->compact_rest_bytes = compact_rank_bytes(n_vars, n_public);
+}
+
+void job_shape_compact_synthesized(struct job_shape *shape) {
+        /* The gadgets allocate each aux as a bit or a value whatever its value, so no
+         * witness has more values than the circuit's shape counted (PCE_AUX_VALUES); a PCE
+         * without the count bounds them by every aux. */
+        const uint64_t compact =
+                compact_bytes(shape->n_vars, shape->n_public, shape->max_aux_values);
+
+        assert(shape->max_aux_values < shape->n_vars - shape->n_public);
+        /* The worker never holds the full witness. Each challenge's part is synthesized
+         * apart, then all are joined into the partition's, in arrays that double as they
+         * grow (each at most twice what it holds): the parts (2), the joined witness (2)
+         * and, while one of its arrays moves, the old copy (1); after that the joined one,
+         * the memfd's copy and the rank (at most one: it is smaller than the bitmaps).
+         * Freed parts the allocator keeps count as held: six compact witnesses at most. */
+        shape->compact_abc_bytes = 6 * compact;
+        shape->compact_rest_bytes = compact_rank_bytes(shape->n_vars, shape->n_public);
 }
 
 /* gathered: the most scalars the prover gathers for a key in bellperson's
@@ -222,6 +248,8 @@ int job_shape_pce_files(const struct job_file *pce, const struct job_file *param
         shape_from_sizes(s.log_domain_size, s.n_cols, s.n_public,
                          params_size < per_wire ? s.n_cols : 0, prover_threads, ret);
         job_shape_compact(s.n_cols, s.n_public, ret);
+        ret->n_public = s.n_public;
+        ret->max_aux_values = s.max_aux_values;
         ret->shared_bytes = pce_size + params_size;
         ret->key_bytes = params_size;
         snprintf(ret->circuit_id, sizeof(ret->circuit_id), "%s+%s", pce_path, params_path);

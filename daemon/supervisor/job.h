@@ -40,6 +40,9 @@ struct job_shape {
          * 0 otherwise): the worker's copies of the witness until the prover has started,
          * then the prover's rank of the bitmaps. */
         uint64_t compact_abc_bytes, compact_rest_bytes;
+        /* A PCE circuit's public inputs, and the most of its aux that a witness its gadgets
+         * synthesize holds as values rather than bits (pce_file_shape's max_aux_values). */
+        uint64_t n_public, max_aux_values;
         uint64_t shared_bytes;
         uint64_t key_bytes;    /* the part of shared_bytes each prover holds its own copy of */
         char circuit_id[1024]; /* the files that make the circuit: zkey, or pce + params */
@@ -49,6 +52,7 @@ struct job_partition {
         enum partition_state state;
         unsigned attempts;
         uint64_t task_id;               /* of the running attempt */
+        uint32_t witness_form;          /* of the running attempt (enum ipc_witness_form) */
         struct reservation reservation; /* of the running attempt (reservation.h) */
         uint8_t proof[192];             /* JOB_SYNTHETIC_PCE, JOB_POREP_C2, when done */
 };
@@ -188,5 +192,9 @@ int job_shape_pce(const char *pce_path, const char *params_path, unsigned prover
 int job_circuit_key(const char *circuit_id, enum job_kind *ret_kind, char *ret_key, size_t size);
 /* Splits groth16_partition_bytes() into the two release phases. */
 void job_shape_split(unsigned log_domain_size, uint64_t partition_bytes, struct job_shape *ret);
-/* The compact witness's two phases for a PCE circuit of n_vars wires (ONE included). */
+/* The compact witness's two phases for a PCE circuit of n_vars wires (ONE included) whose
+ * worker reads the full witness (a .wtns) and makes the compact one of it. */
 void job_shape_compact(uint64_t n_vars, uint64_t n_public, struct job_shape *ret);
+/* The same for a circuit whose worker synthesizes the compact witness itself, never the
+ * full one (PoRep: circuits/cs), from shape's n_vars, n_public and max_aux_values. */
+void job_shape_compact_synthesized(struct job_shape *shape);

@@ -60,3 +60,14 @@ void reservation_into_permanent(struct reservation *r, uint64_t bytes,
         permanent->rest_bytes += bytes;
         permanent->permanent = true;
 }
+
+void reservation_resize(struct reservation *r, uint64_t bytes) {
+        assert(r);
+        assert(r->budget && r->permanent);
+        assert(r->abc_bytes == 0);
+        if (bytes < r->rest_bytes)
+                budget_release(r->budget, r->rest_bytes - bytes);
+        else
+                budget_take(r->budget, bytes - r->rest_bytes);
+        r->rest_bytes = bytes;
+}

@@ -9,8 +9,9 @@
  *         partition's attempt is over.
  * The SRS/PCE share of a circuit's first partition is moved out of the
  * partition's reservation into the circuit's permanent one (circuit-cache.h),
- * which outlives every partition and goes back only when the circuit is
- * evicted. A reservation gives back exactly what it took, once: the sums
+ * which outlives every partition, follows what the provers report they
+ * hold of the circuit (reservation_resize) and goes back whole when the
+ * circuit is evicted. A reservation gives back exactly what it took, once: the sums
  * cannot drift, and a phase released twice is a no-op.
  */
 #pragma once
@@ -40,6 +41,11 @@ uint64_t reservation_release(struct reservation *r);
  * same budget): the budget's total is unchanged, only the owner changes. */
 void reservation_into_permanent(struct reservation *r, uint64_t bytes,
                                 struct reservation *permanent);
+
+/* Sets a permanent reservation's bytes to what its owner holds now: shrinking gives the
+ * difference back to the budget, growing takes it whether it fits or not (budget_take:
+ * the memory is held already, or about to be, and admission waits until it fits). */
+void reservation_resize(struct reservation *r, uint64_t bytes);
 
 static inline uint64_t reservation_bytes(const struct reservation *r) {
         return r->abc_bytes + r->rest_bytes;

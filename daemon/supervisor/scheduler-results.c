@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "daemon/executor/ipc.h"
 #include "daemon/message-ids.h"
 #include "daemon/supervisor/job-porep.h"
 #include "daemon/supervisor/log-journal.h"
@@ -206,6 +207,22 @@ static void partition_failed(struct scheduler *s, struct job *job, unsigned i,
         scheduler_attempt_failed(s, job, i, &f);
 }
 
+/* What the prover that proved a partition of job keeps of its circuit: the circuit's
+ * reservation follows it. */
+static void note_held(struct scheduler *s, const struct job *job, uint32_t witness_form,
+                      const struct executor_result *result) {
+        char key[sizeof(job->shape.circuit_id)];
+        enum job_kind kind;
+
+        if (job_circuit_key(job->shape.circuit_id, &kind, key, sizeof(key)) >= 0)
+                circuit_cache_key_held(&s->circuits, kind, key, result->prover,
+                                       result->key_host_bytes);
+        /* A compact partition had the prover take the PCE in. */
+        if (witness_form == IPC_WITNESS_COMPACT)
+                circuit_cache_pce_held(&s->circuits, job->shape.circuit_id, result->prover,
+                                       result->pce_host_bytes);
+}
+
 static void on_finished(void *userdata, uint64_t task_id, const struct executor_result *result) {
         struct scheduler *s = userdata;
         struct job *job;
@@ -219,7 +236,10 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
                 return;
         }
         (void)reservation_release(&job->partitions[i].reservation);
-        (void)circuit_cache_unref(&s->circuits, job->shape.circuit_id);
+        if (result->held_reported)
+                note_held(s, job, job->partitions[i].witness_form, result);
+        (void)circuit_cache_unref(&s->circuits, job->shape.circuit_id,
+                                  job->partitions[i].witness_form);
         job->n_running--;
         if (result->oom_killed)
                 s->stats.worker_oom_kills++;
@@ -260,7 +280,25 @@ static void on_preload_failed(void *userdata, const char *circuit_id,
         (void)scheduler_evict(userdata, circuit_id, &freed);
 }
 
+/* A prover answered a preload: the circuits of the key reserve what it keeps. */
+static void on_key_held(void *userdata, unsigned prover, enum job_kind kind, const char *key_path,
+                        uint64_t key_host_bytes) {
+        struct scheduler *s = userdata;
+
+        circuit_cache_key_held(&s->circuits, kind, key_path, prover, key_host_bytes);
+        scheduler_kick(s);
+}
+
+/* A prover's process ended: its successor loads keys and PCEs afresh. */
+static void on_prover_lost(void *userdata, unsigned prover) {
+        struct scheduler *s = userdata;
+
+        circuit_cache_prover_lost(&s->circuits, prover);
+}
+
 const struct executor_callbacks scheduler_executor_callbacks = {
+        .key_held = on_key_held,
+        .prover_lost = on_prover_lost,
         .abc_released = on_abc_released,
         .finished = on_finished,
         .slot_free = on_slot_free,

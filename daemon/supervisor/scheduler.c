@@ -41,7 +41,7 @@ static enum admission admit_partition(struct scheduler *s, struct job *job, unsi
         const bool compact = form == IPC_WITNESS_COMPACT;
         const uint64_t abc = compact ? job->shape.compact_abc_bytes : job->shape.abc_bytes;
         const uint64_t rest = compact ? job->shape.compact_rest_bytes : job->shape.rest_bytes;
-        uint64_t shared = circuit_cache_need(&s->circuits, &job->shape);
+        uint64_t shared = circuit_cache_need(&s->circuits, &job->shape, form);
         uint64_t need = abc + rest + shared;
         struct executor_task task;
         int r;
@@ -51,7 +51,7 @@ static enum admission admit_partition(struct scheduler *s, struct job *job, unsi
                 return HELD;
         r = reservation_reserve(&p->reservation, s->budget, abc, rest + shared);
         assert(r == 0); /* it fits, checked above */
-        if (circuit_cache_ref(&s->circuits, &job->shape, &p->reservation) < 0) {
+        if (circuit_cache_ref(&s->circuits, &job->shape, form, &p->reservation) < 0) {
                 (void)reservation_release(&p->reservation);
                 return HELD;
         }
@@ -66,7 +66,7 @@ static enum admission admit_partition(struct scheduler *s, struct job *job, unsi
         r = executor_submit(s->executor, &task);
         if (r < 0) {
                 (void)reservation_release(&p->reservation);
-                (void)circuit_cache_unref(&s->circuits, job->shape.circuit_id);
+                (void)circuit_cache_unref(&s->circuits, job->shape.circuit_id, form);
                 /* Every worker cgroup is busy: slot_free kicks us. */
                 if (r == -EBUSY)
                         return HELD;
@@ -75,6 +75,7 @@ static enum admission admit_partition(struct scheduler *s, struct job *job, unsi
         }
         p->state = PARTITION_RUNNING;
         p->task_id = task.task_id;
+        p->witness_form = form;
         p->attempts++;
         job->n_running++;
         s->stats.partitions_admitted++;
@@ -179,12 +180,13 @@ void scheduler_set_executor(struct scheduler *s, struct executor *executor, unsi
         assert(s);
         s->executor = executor;
         s->circuits.executor = executor;
+        assert(n_provers <= EXECUTOR_MAX_PROVERS);
         s->circuits.n_provers = n_provers ? n_provers : 1;
         scheduler_kick(s);
 }
 
 void scheduler_add(struct scheduler *s, struct job *job) {
-        uint64_t need;
+        uint64_t abc, rest, need;
         char message[1536];
         size_t i;
 
@@ -209,15 +211,24 @@ void scheduler_add(struct scheduler *s, struct job *job) {
         s->jobs[i] = job;
         s->n_jobs++;
 
-        need = job->shape.abc_bytes + job->shape.rest_bytes +
-               circuit_cache_bytes(&s->circuits, &job->shape);
+        abc = job->shape.abc_bytes;
+        rest = job->shape.rest_bytes;
+        /* The compact form, where a GPU prover may take it, may be all that fits (its
+         * partitions wait for a GPU prover to be ready). */
+        if (job->shape.compact_abc_bytes &&
+            (!s->executor || executor_compact_possible(s->executor)) &&
+            job->shape.compact_abc_bytes + job->shape.compact_rest_bytes < abc + rest) {
+                abc = job->shape.compact_abc_bytes;
+                rest = job->shape.compact_rest_bytes;
+        }
+        need = abc + rest + circuit_cache_bytes(&s->circuits, &job->shape);
         if (need > s->budget->total_bytes) {
                 snprintf(message, sizeof(message),
                          "a partition needs %" PRIu64 " bytes (%" PRIu64 " for a, b, c, %" PRIu64
                          " for the rest, %" PRIu64 " for the SRS/PCE of %s%s) but the memory "
                          "budget is %" PRIu64 " bytes",
-                         need, job->shape.abc_bytes, job->shape.rest_bytes,
-                         circuit_cache_bytes(&s->circuits, &job->shape), job->shape.circuit_id,
+                         need, abc, rest, circuit_cache_bytes(&s->circuits, &job->shape),
+                         job->shape.circuit_id,
                          s->circuits.n_provers > 1 ? ", a key copy per prover" : "",
                          s->budget->total_bytes);
                 scheduler_end_job(s, job, JOB_FAILED, message);
@@ -276,6 +287,7 @@ void scheduler_get_stats(const struct scheduler *s, struct scheduler_stats *ret)
         assert(s);
         assert(ret);
         *ret = s->stats;
+        ret->shared_reserved_bytes = s->circuits.reserved_bytes;
         ret->partitions_queued = ret->partitions_running = 0;
         for (size_t j = 0; j < s->n_jobs; j++)
                 for (unsigned i = 0; i < s->jobs[j]->inputs.partitions; i++) {

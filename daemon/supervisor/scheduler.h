@@ -4,8 +4,9 @@
  * partition); the first in that order is admitted when
  *   - admission is not paused (memory pressure, shutdown),
  *   - its reservation fits the budget: the partition's bytes (job_shape:
- *     a/b/c, the rest) and, when no partition of its circuit runs yet, the
- *     circuit's shared bytes (SRS, PCE),
+ *     a/b/c, the rest, of the witness form the executor would use now) and,
+ *     when its circuit is not reserved yet, the circuit's shared bytes (SRS,
+ *     PCE; see circuit-cache.h for how they follow what the provers report),
  *   - the executor has a worker free (executor_submit is not -EBUSY; after
  *     -EBUSY the executor's slot_free brings admission back);
  * and nothing behind it overtakes it. A partition whose reservation exceeds
@@ -55,13 +56,15 @@ struct scheduler *scheduler_free(struct scheduler *scheduler);
 
 /* The callbacks to give executor_new(), with the scheduler as userdata. */
 extern const struct executor_callbacks scheduler_executor_callbacks;
-/* Admission starts once the executor is set. Each of its n_provers holds its own copy of a
- * circuit's key, so a circuit reserves shared_bytes + key_bytes * (n_provers - 1). */
+/* Admission starts once the executor is set. Each of its n_provers (at most
+ * EXECUTOR_MAX_PROVERS) holds its own copy of a circuit's key, so a circuit reserves
+ * shared_bytes + key_bytes * (n_provers - 1) until the provers report what they keep. */
 void scheduler_set_executor(struct scheduler *scheduler, struct executor *executor,
                             unsigned n_provers);
 
 /* Queues the job's partitions (the job stays the caller's; it must live until job_ended
- * and no partition runs). A partition too big for the budget ends the job at once. */
+ * and no partition runs). A partition too big for the budget in either witness form that
+ * may be used (executor_compact_possible) ends the job at once. */
 void scheduler_add(struct scheduler *scheduler, struct job *job);
 /* Cancels a job that has not ended: queued partitions are dropped, running ones
  * cancelled at the executor. *ret_was_running: a partition was running. */

@@ -145,6 +145,13 @@ static int check_compact_shape(const char *witness_path, const struct pce_compac
                                        "%" PRIu32 " inputs of %" PRIu32 " wires",
                                        witness_path, w->n_inputs, w->n_aux, circuit_path,
                                        shape->n_public, shape->n_cols);
+        /* Admission sized this worker by the count (job_shape_compact_synthesized). */
+        if (ipc_compact_nums(w) > shape->max_aux_values)
+                return log_error_errno(EINVAL,
+                                       "%s: %" PRIu64 " aux are values, not bits; %s counts at "
+                                       "most %" PRIu64 ": not its circuit",
+                                       witness_path, ipc_compact_nums(w), circuit_path,
+                                       shape->max_aux_values);
         return 0;
 }
 

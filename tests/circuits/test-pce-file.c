@@ -139,6 +139,7 @@ static void expect_same_pce(const struct pce *x, const struct pce *y) {
         assert_int_equal(x->n_cols, y->n_cols);
         assert_int_equal(x->n_public, y->n_public);
         assert_int_equal(x->flags, y->flags);
+        assert_int_equal(x->n_aux_values, y->n_aux_values);
         for (size_t k = 0; k < PCE_N_MATRICES; k++) {
                 const struct pce_matrix *a = &x->m[k], *b = &y->m[k];
                 assert_int_equal(a->n_terms, b->n_terms);
@@ -245,6 +246,30 @@ static void test_round_trip_wide_ids(void **state) {
                 assert_int_equal(pce->m[PCE_A].id_bytes, cases[c].id_bytes);
                 check_file_round_trip(pce, w, "wide.pce");
         }
+}
+
+/* The count of aux allocated as values goes through the file and is what a header-only
+ * reader sizes a compact witness by; without it, every aux is the bound. */
+static void test_aux_values_recorded(void **state) {
+        _cleanup_free_ char *path = tmp_path("counted.pce");
+        _cleanup_free_ fr_t *w = NULL;
+        _cleanup_(pce_freep) struct pce *pce = NULL;
+        struct pce_file_shape shape;
+
+        (void)state;
+        test_rng_seed(16);
+        pce = small_pce(4, &w);
+        assert_int_equal(pce_save(pce, path), 0);
+        assert_int_equal(pce_file_shape(path, &shape), 0);
+        assert_int_equal(shape.max_aux_values, pce->n_cols - 1 - pce->n_public);
+
+        pce->flags |= PCE_AUX_VALUES;
+        pce->n_aux_values = 5;
+        check_file_round_trip(pce, w, "counted-trip.pce");
+        assert_int_equal(pce_save(pce, path), 0);
+        assert_int_equal(pce_file_shape(path, &shape), 0);
+        assert_int_equal(shape.max_aux_values, 5);
+        assert_int_equal(unlink(path), 0);
 }
 
 /* The bytes of a small valid PCE file. */
@@ -409,6 +434,13 @@ static void id_width_wrong(uint8_t *b) {
 static void reserved_set(uint8_t *b) {
         b[200] = 1;
 }
+static void aux_values_unflagged(uint8_t *b) {
+        bin_put_le64(b + PCE_FILE_AUX_VALUES_OFFSET, 1);
+}
+static void aux_values_too_many(uint8_t *b) {
+        bin_put_le32(b + 16, bin_le32(b + 16) | PCE_AUX_VALUES);
+        bin_put_le64(b + PCE_FILE_AUX_VALUES_OFFSET, 13); /* 16 columns, 3 public: 12 aux */
+}
 static void size_field_wrong(uint8_t *b) {
         bin_put_le64(b + 176, bin_le64(b + 176) + 64);
 }
@@ -437,6 +469,8 @@ static void test_sealed_but_wrong(void **state) {
                 {"offset", offset_moved, EBADMSG, "matrix B: columns at offset"},
                 {"id width", id_width_wrong, EBADMSG, "ids of 2 bytes, expected 1"},
                 {"reserved", reserved_set, EBADMSG, "header byte 200 is 0x01"},
+                {"unflagged", aux_values_unflagged, EBADMSG, "counted without flag 0x2"},
+                {"aux values", aux_values_too_many, EBADMSG, "13 aux allocated as values"},
                 {"file size", size_field_wrong, EBADMSG, "header says"},
                 {"overflow", terms_overflow, EBADMSG, "overflow"},
                 {"table", no_table, EBADMSG, "matrix C: 1 coefficients"},
@@ -505,6 +539,7 @@ int main(void) {
                 cmocka_unit_test(test_chunked_checksum),
                 cmocka_unit_test(test_round_trip_synthetic),
                 cmocka_unit_test(test_round_trip_wide_ids),
+                cmocka_unit_test(test_aux_values_recorded),
                 cmocka_unit_test(test_small_file_loads),
                 cmocka_unit_test(test_every_truncation),
                 cmocka_unit_test(test_every_header_byte_flipped),

@@ -17,10 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "circuits/pce-compact.h"
 #include "circuits/pce-file.h"
 #include "circuits/synthetic.h"
 #include "common/cleanup.h"
 #include "daemon/supervisor/budget.h"
+#include "daemon/supervisor/reservation.h"
 #include "formats/bellperson_params.h"
 #include "daemon/supervisor/job.h"
 #include "zk/groth16_memory.h"
@@ -39,6 +41,35 @@ static void test_reserve_release(void **state) {
         budget_release(&b, 50);
         assert_int_equal(b.reserved_bytes, 50);
         assert_int_equal(b.peak_reserved_bytes, 100);
+}
+
+/* Bytes held already are counted past the total (a restarted prover's key), and then
+ * nothing fits until enough is released; a permanent reservation follows what its owner
+ * holds, giving back and taking exactly the difference. */
+static void test_take_and_resize(void **state) {
+        struct reservation partition = {0}, circuit = {0};
+        struct budget b;
+        (void)state;
+
+        budget_init(&b, 100);
+        assert_int_equal(reservation_reserve(&partition, &b, 10, 80), 0);
+        reservation_into_permanent(&partition, 60, &circuit);
+        assert_int_equal(reservation_release(&partition), 30);
+        assert_int_equal(b.reserved_bytes, 60);
+        reservation_resize(&circuit, 15);
+        assert_int_equal(b.reserved_bytes, 15);
+        assert_true(budget_fits(&b, 85));
+        reservation_resize(&circuit, 130);
+        assert_int_equal(b.reserved_bytes, 130);
+        assert_int_equal(b.peak_reserved_bytes, 130);
+        assert_false(budget_fits(&b, 0));
+        assert_int_equal(budget_reserve(&b, 1), -ENOSPC);
+        budget_take(&b, 5);
+        assert_int_equal(b.reserved_bytes, 135);
+        budget_release(&b, 5);
+        assert_int_equal(reservation_release(&circuit), 130);
+        assert_int_equal(b.reserved_bytes, 0);
+        assert_true(budget_fits(&b, 100));
 }
 
 static void test_auto(void **state) {
@@ -149,6 +180,36 @@ static void sized_file(const char *path, uint64_t bytes) {
         assert_int_equal(truncate(path, (off_t)bytes), 0);
 }
 
+/* A worker that synthesizes the compact witness (PoRep) is sized by the values its
+ * circuit's shape counted (PCE_AUX_VALUES), far below the .wtns worker's full witness;
+ * a PCE without the count bounds them by every aux. */
+static void check_compact_synthesized(struct pce *pce, const char *pce_path,
+                                      const char *params_path) {
+        const uint64_t n_aux = pce->n_cols - 3, rank = pce_bitmap_words(n_aux) * 8;
+        struct job_shape shape;
+        char msg[512];
+
+        assert_int_equal(job_shape_pce(pce_path, params_path, 2, &shape, msg, sizeof(msg)), 0);
+        assert_int_equal(shape.n_public, 2);
+        assert_int_equal(shape.max_aux_values, n_aux);
+        assert_int_equal(shape.compact_abc_bytes,
+                         pce->n_cols * 32 + 2 * (pce_compact_bytes(2, n_aux, n_aux) + 64));
+        job_shape_compact_synthesized(&shape);
+        assert_int_equal(shape.compact_abc_bytes, 6 * (pce_compact_bytes(2, n_aux, n_aux) + 64));
+        assert_int_equal(shape.compact_rest_bytes, rank);
+
+        pce->flags |= PCE_AUX_VALUES;
+        pce->n_aux_values = n_aux / 50;
+        assert_int_equal(pce_save(pce, pce_path), 0);
+        assert_int_equal(job_shape_pce(pce_path, params_path, 2, &shape, msg, sizeof(msg)), 0);
+        assert_int_equal(shape.max_aux_values, n_aux / 50);
+        job_shape_compact_synthesized(&shape);
+        assert_int_equal(shape.compact_abc_bytes,
+                         6 * (pce_compact_bytes(2, n_aux, n_aux / 50) + 64));
+        assert_true(shape.compact_abc_bytes < pce->n_cols * 32);
+        assert_int_equal(shape.compact_rest_bytes, rank);
+}
+
 static void test_shape_pce(void **state) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
@@ -184,6 +245,7 @@ static void test_shape_pce(void **state) {
         expect.gathered = pce->n_cols;
         assert_int_equal(packed.abc_bytes + packed.rest_bytes, groth16_partition_bytes(&expect));
         assert_true(packed.rest_bytes > full.rest_bytes);
+        check_compact_synthesized(pce, pce_path, params_path);
         unlink(params_path);
         unlink(pce_path);
         rmdir(dir);
@@ -264,8 +326,11 @@ static void test_job_new_checks(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_reserve_release), cmocka_unit_test(test_auto),
-                cmocka_unit_test(test_shape_zkey),      cmocka_unit_test(test_shape_pce),
+                cmocka_unit_test(test_reserve_release),
+                cmocka_unit_test(test_take_and_resize),
+                cmocka_unit_test(test_auto),
+                cmocka_unit_test(test_shape_zkey),
+                cmocka_unit_test(test_shape_pce),
                 cmocka_unit_test(test_job_new_checks),
         };
 

@@ -5,6 +5,7 @@
  * have) below a cgroup of this test, on an sd-event loop:
  *   1. a snarkjs fixture task proves; the proof verifies with the fixture's
  *      vk and public.json is snarkjs's; abc_released comes before finished;
+ *      the result says what the prover keeps of the key (all of it, on the CPU);
  *   2. a synthetic PCE task (partition 1 of 2) proves a 192-byte proof that
  *      verifies with the key made for it, also from a .params file in
  *      bellperson's layout (densities from the task's PCE);
@@ -13,8 +14,8 @@
  *   4. a worker allocating without bound in a small reservation is
  *      OOM-killed alone (oom_killed, the prover untouched); the next task
  *      proves;
- *   5. the prover SIGKILLed mid-task: EXECUTOR_FAILED_PROVER; it restarts and
- *      the next task proves;
+ *   5. the prover SIGKILLed mid-task: EXECUTOR_FAILED_PROVER, prover_lost; it
+ *      restarts and the next task proves;
  *   6. a corrupt .wtns: EXECUTOR_FAILED_INPUT naming the file;
  *   7. cancel in synthesis and at the prover; -EBUSY when every worker
  *      cgroup is busy; -ENOENT for an unknown task;
@@ -29,7 +30,8 @@
  *      cannot be opened is out of service, and with no prover left a task
  *      fails saying so;
  *  11. preloaded keys: loaded by every prover before a task (executor_preload_state says
- *      so), a missing one answered as a failure, loaded again by a restarted prover; evicted,
+ *      so, key_held what each keeps), a missing one answered as a failure, loaded again by
+ *      a restarted prover (prover_lost, then key_held again); evicted,
  *      dropped by every prover and not loaded again after a restart;
  *  12. a prover's idle time: none before it is ready nor while no work is pending; the time
  *      it waits, work pending, with nothing in hand (a partition's synthesis included);
@@ -106,6 +108,9 @@ struct record {
         bool released_before;
         uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec, worker_peak_bytes;
         uint32_t witness_form;
+        bool held_reported;
+        unsigned prover;
+        uint64_t key_host_bytes;
         uint8_t proof[FILECOIN_PROOF_BYTES];
         size_t proof_size;
         char *proof_json, *public_json;
@@ -126,6 +131,12 @@ struct ctx {
         size_t n_slot_free;
         size_t done_at_slot_free[8]; /* n_done when slot_free came */
         size_t n_preload_progress;
+        /* key_held: what each prover said it keeps of a preloaded key (the last), and how
+         * often; prover_lost: each prover's deaths */
+        uint64_t key_held_bytes[2];
+        unsigned n_key_held[2];
+        enum job_kind key_held_kind;
+        unsigned n_prover_lost[2];
 };
 
 /* ---- helpers --------------------------------------------------------------------------- */
@@ -175,6 +186,9 @@ static void on_finished(void *userdata, uint64_t task_id, const struct executor_
                 .g2_tail_usec = result->g2_tail_usec,
                 .worker_peak_bytes = result->worker_peak_bytes,
                 .witness_form = result->witness_form,
+                .held_reported = result->held_reported,
+                .prover = result->prover,
+                .key_host_bytes = result->key_host_bytes,
         };
         snprintf(r->message, sizeof(r->message), "%s", result->message);
         print_message("  task %llu: failure %d, oom_killed %d, \"%s\"\n",
@@ -207,11 +221,31 @@ static void on_preload_progress(void *userdata) {
         c->n_preload_progress++;
 }
 
+static void on_key_held(void *userdata, unsigned prover, enum job_kind kind, const char *key_path,
+                        uint64_t key_host_bytes) {
+        struct ctx *c = userdata;
+
+        assert_true(prover < 2);
+        assert_non_null(key_path);
+        c->key_held_bytes[prover] = key_host_bytes;
+        c->key_held_kind = kind;
+        c->n_key_held[prover]++;
+}
+
+static void on_prover_lost(void *userdata, unsigned prover) {
+        struct ctx *c = userdata;
+
+        assert_true(prover < 2);
+        c->n_prover_lost[prover]++;
+}
+
 static const struct executor_callbacks callbacks = {
         .abc_released = on_abc_released,
         .finished = on_finished,
         .slot_free = on_slot_free,
         .preload_progress = on_preload_progress,
+        .key_held = on_key_held,
+        .prover_lost = on_prover_lost,
 };
 
 /* Set: the next sendmsg() of this process (the task to a worker, from inside
@@ -453,6 +487,11 @@ static void test_snarkjs_task(void **state) {
         assert_true(status.prover_pid > 0);
         assert_true(status.srs_bytes > 0);
         assert_string_equal(status.backend, "cpu");
+        /* what the prover keeps of the key, its only one: all of it on the CPU, the
+         * points and the .zkey's coefficients */
+        assert_true(c->done[0].held_reported);
+        assert_int_equal(c->done[0].prover, 0);
+        assert_true(c->done[0].key_host_bytes > status.srs_bytes);
         ctx_stop(c);
 }
 
@@ -605,6 +644,8 @@ static void test_prover_killed(void **state) {
         run_until_done(c, 1, 30);
         assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_PROVER);
         assert_non_null(strstr(c->done[0].message, "prover"));
+        assert_false(c->done[0].held_reported);
+        assert_int_equal(c->n_prover_lost[0], 1); /* what it held is gone */
 
         /* submitted while the prover is down: its evaluations wait for the successor */
         submit_roomy(c, 6, &snarkjs_job, 0);
@@ -897,6 +938,12 @@ static void test_preload(void **state) {
         assert_true(p0.srs_bytes > 0);
         assert_int_equal(p1.srs_bytes, p0.srs_bytes);
         assert_int_equal(c->n_done, 0);
+        /* each prover said what it keeps of the key it loaded (the missing one: nothing) */
+        assert_int_equal(c->n_key_held[0], 1);
+        assert_int_equal(c->n_key_held[1], 1);
+        assert_true(c->key_held_bytes[0] > p0.srs_bytes);
+        assert_int_equal(c->key_held_bytes[1], c->key_held_bytes[0]);
+        assert_int_equal(c->key_held_kind, JOB_GROTH16_SNARKJS);
 
         submit_roomy(c, 1, &snarkjs_job, 0);
         run_until_done(c, 1, 120);
@@ -913,6 +960,10 @@ static void test_preload(void **state) {
         assert_int_equal(p1.preloads_done, 2);
         assert_int_equal(p1.srs_bytes, p0.srs_bytes);
         assert_int_equal(p1.proved, 0);
+        /* the dead one's holdings went, its successor's load said so again */
+        assert_int_equal(c->n_prover_lost[1], 1);
+        assert_int_equal(c->n_key_held[1], 2);
+        assert_int_equal(c->key_held_bytes[1], c->key_held_bytes[0]);
 
         /* evicted: both provers drop it, and a restarted one does not load it again */
         executor_evict_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path);
@@ -943,6 +994,25 @@ static void test_preload(void **state) {
         run_until_done(c, 2, 120);
         expect_snarkjs_proof(&c->done[1]);
         assert_true(c->done[1].srs_load_usec > 0);
+
+        /* a load answered while its eviction is in flight is not passed on: the key goes */
+        const unsigned held[2] = {c->n_key_held[0], c->n_key_held[1]};
+        assert_int_equal(
+                executor_preload_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path, NULL),
+                0);
+        executor_evict_key(c->executor, JOB_GROTH16_SNARKJS, snarkjs_job.zkey_path);
+        for (uint64_t end = now_sec() + 60;;) {
+                assert_int_equal(executor_get_prover(c->executor, 0, &p0), 0);
+                assert_int_equal(executor_get_prover(c->executor, 1, &p1), 0);
+                if (executor_preloads_settled(c->executor) && p0.srs_bytes == 0 &&
+                    p1.srs_bytes == 0)
+                        break;
+                if (now_sec() > end)
+                        fail_msg("the key loaded and evicted is still held");
+                assert_true(sd_event_run(c->event, 100000) >= 0);
+        }
+        assert_int_equal(c->n_key_held[0], held[0]);
+        assert_int_equal(c->n_key_held[1], held[1]);
         ctx_stop(c);
 }
 

@@ -30,6 +30,7 @@ static struct {
         unsigned fail_submits; /* the next ones fail with -EAGAIN (fork failing) */
         char evicted[8][64];   /* executor_evict_key's keys, in order */
         uint32_t witness_form; /* executor_witness_form's answer for a PCE job */
+        bool compact_possible; /* executor_compact_possible's answer */
         enum job_kind evicted_kind[8];
         size_t n_evicted;
 } fake;
@@ -56,6 +57,11 @@ uint32_t executor_witness_form(const struct executor *executor, const struct job
         (void)executor;
         assert_true(in->kind != JOB_GROTH16_SNARKJS); /* asked for PCE circuits only */
         return fake.witness_form;
+}
+
+bool executor_compact_possible(const struct executor *executor) {
+        (void)executor;
+        return fake.compact_possible;
 }
 
 int executor_cancel(struct executor *executor, uint64_t task_id) {
@@ -169,6 +175,31 @@ static void finish(struct ctx *c, size_t task, enum executor_failure failure, co
         dispatch(c);
 }
 
+/* A proof from `prover`, which says it keeps key_host and pce_host bytes of the circuit. */
+static void finish_held(struct ctx *c, size_t task, unsigned prover, uint64_t key_host,
+                        uint64_t pce_host) {
+        static const uint8_t proof[192] = {7};
+        struct executor_result result = {.failure = EXECUTOR_OK,
+                                         .proof = proof,
+                                         .proof_size = sizeof(proof),
+                                         .held_reported = true,
+                                         .prover = prover,
+                                         .key_host_bytes = key_host,
+                                         .pce_host_bytes = pce_host};
+
+        fake.running[task] = false;
+        scheduler_executor_callbacks.finished(c->scheduler, fake.tasks[task].task_id, &result);
+        dispatch(c);
+}
+
+static size_t count_running(void) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < fake.n_tasks; i++)
+                n += fake.running[i];
+        return n;
+}
+
 static void test_order_and_budget(void **state) {
         /* Room for two partitions of 100 + the shared 50 of circuit "k". */
         struct ctx *c = setup_ctx(250, 8, 3);
@@ -237,6 +268,25 @@ static void test_order_and_budget(void **state) {
         teardown_ctx(c);
 }
 
+/* A PCE circuit's job (a PoRep job's proofs would be verified: a synthetic one's are not),
+ * queued and admission run. */
+static struct job *add_pce_job(struct ctx *c, const char *id, unsigned partitions,
+                               const struct job_shape *shape) {
+        struct job *job = calloc(1, sizeof(*job));
+
+        assert_non_null(job);
+        snprintf(job->id, sizeof(job->id), "%s", id);
+        job->request_id = strdup("");
+        job->inputs.kind = JOB_SYNTHETIC_PCE;
+        job->inputs.partitions = partitions;
+        job->partitions = calloc(partitions, sizeof(*job->partitions));
+        job->shape = *shape;
+        c->jobs[c->n_jobs++] = job;
+        scheduler_add(c->scheduler, job);
+        dispatch(c);
+        return job;
+}
+
 /* A PCE job's partitions reserve the compact witness's bytes while the executor says its
  * workers hand the compact form on (GPU provers), the full form's otherwise; the task
  * carries the form its bytes were reserved for. */
@@ -246,22 +296,13 @@ static void test_compact_witness(void **state) {
         (void)state;
 
         fake.witness_form = IPC_WITNESS_COMPACT;
-        job = calloc(1, sizeof(*job));
-        assert_non_null(job);
-        snprintf(job->id, sizeof(job->id), "pce");
-        job->request_id = strdup("");
-        job->inputs.kind = JOB_SYNTHETIC_PCE;
-        job->inputs.partitions = 3;
-        job->partitions = calloc(3, sizeof(*job->partitions));
-        job->shape = (struct job_shape){.abc_bytes = 400,
-                                        .rest_bytes = 100,
-                                        .compact_abc_bytes = 30,
-                                        .compact_rest_bytes = 5,
-                                        .shared_bytes = 50};
-        snprintf(job->shape.circuit_id, sizeof(job->shape.circuit_id), "c");
-        c->jobs[c->n_jobs++] = job;
-        scheduler_add(c->scheduler, job);
-        dispatch(c);
+        job = add_pce_job(c, "pce", 3,
+                          &(struct job_shape){.abc_bytes = 400,
+                                              .rest_bytes = 100,
+                                              .compact_abc_bytes = 30,
+                                              .compact_rest_bytes = 5,
+                                              .shared_bytes = 50,
+                                              .circuit_id = "c"});
         /* three compact partitions: 3 x 35 + 50 shared */
         assert_int_equal(fake.n_tasks, 3);
         for (size_t i = 0; i < 3; i++) {
@@ -582,6 +623,140 @@ static void test_idle_circuits_evicted_lru(void **state) {
         teardown_ctx(c);
 }
 
+/* A PoRep-shaped circuit on two provers: 100 bytes of PCE, a 200-byte key of which a
+ * prover keeps 20 once loaded (the CUDA one's B_G2). */
+static struct job *add_porep_job(struct ctx *c, const char *id, unsigned partitions) {
+        return add_pce_job(c, id, partitions,
+                           &(struct job_shape){.abc_bytes = 100,
+                                               .rest_bytes = 50,
+                                               .compact_abc_bytes = 30,
+                                               .compact_rest_bytes = 5,
+                                               .shared_bytes = 300,
+                                               .key_bytes = 200,
+                                               .circuit_id = "/c.pce+/c.params"});
+}
+
+/* What the provers report they keep shrinks the circuit's reservation, and more partitions
+ * are admitted: a key's host part per prover once it said so, the PCE once no worker maps
+ * it and every prover has it on its card; a full-form partition reserves the PCE again
+ * while it runs. */
+static void test_reports_shrink_circuit(void **state) {
+        struct ctx *c = setup_ctx(700, 16, 3);
+        struct scheduler_stats stats;
+        struct job *job;
+        uint64_t freed;
+        (void)state;
+
+        scheduler_set_executor(c->scheduler, (struct executor *)c, 2);
+        fake.witness_form = IPC_WITNESS_COMPACT;
+        job = add_porep_job(c, "j", 12);
+        /* 300 + a second 200-byte key copy, and 35 a partition: 5 fit in 700 */
+        assert_int_equal(count_running(), 5);
+        assert_int_equal(c->budget.reserved_bytes, 500 + 5 * 35);
+        /* prover 0 keeps 20 of the key; prover 1 may still load all of it, and the PCE */
+        finish_held(c, task_of(job, 0), 0, 20, 0);
+        assert_int_equal(c->budget.reserved_bytes, 320 + 10 * 35);
+        assert_int_equal(count_running(), 10);
+        /* prover 1 answers a preload: 20 of the key too */
+        scheduler_executor_callbacks.key_held(c->scheduler, 1, JOB_SYNTHETIC_PCE, "/c.params", 20);
+        dispatch(c);
+        assert_int_equal(c->budget.reserved_bytes, 140 + 11 * 35);
+        assert_int_equal(count_running(), 11);
+        /* a compact proof from prover 1: the PCE is on both cards, no host holds it */
+        finish_held(c, task_of(job, 1), 1, 20, 0);
+        assert_int_equal(c->budget.reserved_bytes, 40 + 10 * 35);
+        /* a full-form attempt maps the PCE in its worker: reserved again while it runs */
+        fake.witness_form = IPC_WITNESS_FULL;
+        finish(c, task_of(job, 2), EXECUTOR_FAILED_WORKER, "killed");
+        assert_int_equal(fake.tasks[task_of(job, 2)].witness_form, IPC_WITNESS_FULL);
+        assert_int_equal(c->budget.reserved_bytes, 140 + 9 * 35 + 150);
+        finish_held(c, task_of(job, 2), 0, 20, 0);
+        assert_int_equal(c->budget.reserved_bytes, 40 + 9 * 35);
+        /* a report of a key no circuit has changes nothing */
+        scheduler_executor_callbacks.key_held(c->scheduler, 0, JOB_SYNTHETIC_PCE, "/x.params", 1);
+        assert_int_equal(c->budget.reserved_bytes, 40 + 9 * 35);
+        for (unsigned i = 3; i < 12; i++)
+                finish_held(c, task_of(job, i), i % 2, 20, 0);
+        assert_int_equal(job->state, JOB_COMPLETED);
+        assert_int_equal(c->budget.reserved_bytes, 40);
+        scheduler_get_stats(c->scheduler, &stats);
+        assert_int_equal(stats.shared_reserved_bytes, 40);
+        /* evicted: what it reserves now goes back, once */
+        assert_int_equal(scheduler_evict(c->scheduler, "/c.pce+/c.params", &freed), 0);
+        assert_int_equal(freed, 40);
+        assert_int_equal(c->budget.reserved_bytes, 0);
+        scheduler_executor_callbacks.key_held(c->scheduler, 0, JOB_SYNTHETIC_PCE, "/c.params", 20);
+        assert_int_equal(c->budget.reserved_bytes, 0);
+        teardown_ctx(c);
+}
+
+/* A prover that dies takes what it reported with it: its successor loads the key and the
+ * PCE afresh, so the circuit reserves them in full again even past the budget, and nothing
+ * is admitted until the reservation fits. An idle circuit evicted for room gives back what
+ * it reserves then. */
+static void test_prover_lost_grows_circuit(void **state) {
+        struct ctx *c = setup_ctx(700, 16, 3);
+        struct job *job, *next;
+        (void)state;
+
+        scheduler_set_executor(c->scheduler, (struct executor *)c, 2);
+        fake.witness_form = IPC_WITNESS_COMPACT;
+        job = add_porep_job(c, "j", 12);
+        assert_int_equal(count_running(), 5);
+        finish_held(c, task_of(job, 0), 0, 20, 0);
+        finish_held(c, task_of(job, 1), 1, 20, 0);
+        assert_int_equal(count_running(), 10); /* all twelve admitted */
+        assert_int_equal(c->budget.reserved_bytes, 40 + 10 * 35);
+        scheduler_executor_callbacks.prover_lost(c->scheduler, 0);
+        assert_int_equal(c->budget.reserved_bytes, 320 + 10 * 35);
+        scheduler_executor_callbacks.prover_lost(c->scheduler, 1);
+        assert_int_equal(c->budget.reserved_bytes, 500 + 10 * 35); /* past the 700 */
+        /* nothing is admitted until it fits again */
+        next = add_job(c, "k", 0, 9, 1, JOB_GROTH16_SNARKJS, 60, 20, 350, "/k.zkey");
+        assert_int_equal(next->state, JOB_QUEUED);
+        /* a successor's report shrinks it again */
+        finish_held(c, task_of(job, 2), 0, 20, 0);
+        assert_int_equal(c->budget.reserved_bytes, 320 + 9 * 35);
+        for (unsigned i = 3; i < 12; i++)
+                finish(c, task_of(job, i), EXECUTOR_OK, NULL);
+        assert_int_equal(job->state, JOB_COMPLETED);
+        /* the idle circuit and the 320 bytes it reserves now go for /k.zkey's 430 */
+        assert_int_equal(next->state, JOB_RUNNING);
+        assert_int_equal(fake.n_evicted, 1);
+        assert_string_equal(fake.evicted[0], "/c.params");
+        assert_int_equal(c->budget.reserved_bytes, 60 + 20 + 350);
+        finish(c, task_of(next, 0), EXECUTOR_OK, NULL);
+        assert_int_equal(c->budget.reserved_bytes, 350);
+        teardown_ctx(c);
+}
+
+/* A job whose full-form partition exceeds the budget waits for a GPU prover where its
+ * compact form fits and one may take it, and fails at once where none may. */
+static void test_compact_only_fits(void **state) {
+        struct ctx *c = setup_ctx(550, 16, 3);
+        struct job *job;
+        (void)state;
+
+        fake.witness_form = IPC_WITNESS_FULL;
+        fake.compact_possible = true;
+        /* one prover: 300 for the circuit, 150 full or 35 compact a partition */
+        job = add_porep_job(c, "waits", 1);
+        assert_int_equal(job->state, JOB_RUNNING);
+        finish(c, task_of(job, 0), EXECUTOR_OK, NULL);
+        c->budget.total_bytes = 400;
+        job = add_porep_job(c, "compact", 1);
+        assert_int_equal(job->state, JOB_QUEUED);
+        fake.witness_form = IPC_WITNESS_COMPACT;
+        scheduler_reconfigure(c->scheduler, 3);
+        dispatch(c);
+        assert_int_equal(job->state, JOB_RUNNING);
+        fake.compact_possible = false;
+        job = add_porep_job(c, "fails", 1);
+        assert_int_equal(job->state, JOB_FAILED);
+        assert_non_null(strstr(job->error_message, "needs 450 bytes (100 for a, b, c, 50"));
+        teardown_ctx(c);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_order_and_budget),
@@ -595,6 +770,9 @@ int main(void) {
                 cmocka_unit_test(test_key_copy_per_prover),
                 cmocka_unit_test(test_idle_circuits_evicted_lru),
                 cmocka_unit_test(test_compact_witness),
+                cmocka_unit_test(test_reports_shrink_circuit),
+                cmocka_unit_test(test_prover_lost_grows_circuit),
+                cmocka_unit_test(test_compact_only_fits),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
