@@ -242,7 +242,12 @@ static void check_within_reservation(const char *size_name) {
                       " (every aux a value: %" PRIu64 ")\n",
                       size_name, m.n_aux_values, m.n_aux, m.compact_bytes, m.peak_bytes,
                       m.reserved_bytes, every_aux);
+#if !defined(__SANITIZE_ADDRESS__)
+        /* AddressSanitizer's shadow memory and quarantine count in the resident peak (2 KiB:
+         * 13.9 MB there, 5.3-7.5 MB with the production allocator): the bound is checked
+         * where the allocator is the one the daemon runs with. */
         assert_true(m.peak_bytes <= m.reserved_bytes);
+#endif
         assert_true(m.reserved_bytes < every_aux / 5);
         /* 4 */
         assert_int_equal(m.refused, -EINVAL);
