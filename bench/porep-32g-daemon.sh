@@ -23,6 +23,18 @@ work=${WORK:-/tmp/porep-32g}
 cg=/sys/fs/cgroup/cuzk-porep-bench-$$ # cuzkd makes children: one per run
 mkdir -p "$work/params" "$work/pce"
 
+# cuzkd in the cgroup $cg, its log to $1; sets pid and returns once it answers.
+start_cuzkd() {
+        (
+                echo "$BASHPID" >"$cg/cgroup.procs"
+                exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
+        ) >"$1" 2>&1 &
+        pid=$!
+        for _ in $(seq 100); do
+                "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
+                sleep 0.2
+        done
+}
 step() { printf '== %s (%s)\n' "$*" "$(date +%T)"; }
 timed() { # seconds command...
         local t0=$SECONDS
@@ -64,15 +76,7 @@ rm -rf "$work/spool" "$work/sock"
 mkdir -p "$cg"
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control
 step "cuzkd in $cg"
-(
-        echo "$BASHPID" >"$cg/cgroup.procs"
-        exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
-) >"$work/cuzkd.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-        "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
-        sleep 0.2
-done
+start_cuzkd "$work/cuzkd.log"
 step "cuzk-bench batch --type porep, $count proofs, $concurrency at a time"
 timed 900 "$build/cli/cuzk-bench" -s "$work/sock" batch -t porep --c1 "$work/c1.json" \
         -c "$count" -j "$concurrency" 2>&1 | tail -25
@@ -90,15 +94,7 @@ step "the .params file read into the page cache"
 timed 300 cat "$work/params/$stem.params" >/dev/null
 mkdir -p "$cg"
 rm -rf "$work/sock"
-(
-        echo "$BASHPID" >"$cg/cgroup.procs"
-        exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
-) >"$work/cuzkd-warm.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-        "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
-        sleep 0.2
-done
+start_cuzkd "$work/cuzkd-warm.log"
 step "cuzkctl preload, the key from the page cache"
 timed 300 "$build/cli/cuzkctl" -s "$work/sock" -t 300000 preload "$pce+$work/params/$stem.params"
 echo "cgroup memory.peak: $(cat "$cg/memory.peak" 2>/dev/null) bytes"

@@ -51,22 +51,18 @@ struct gpu_prover {
 /* Device memory one partition of pk's shape works in besides the bases. */
 uint64_t partition_device_bytes(const struct groth16_pk *pk);
 uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars);
-/* A density of n_wires on the device: its words then its ranks, as density_gather_step
- * reads them. */
-static inline size_t density_words_bytes(uint64_t n_wires) {
-        return 2 * ((n_wires + 63) / 64) * sizeof(uint64_t);
-}
-/* A density's words and ranks on the device (0 for NULL), and their copy there. */
+/* A density's words and ranks on the device (0 for NULL): wire_density_bytes. */
 size_t density_device_bytes(const struct wire_density *d);
-int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d);
+/* Copies each role's host array (bytes[i] of it; none where 0) into k's device memory, a
+ * density as density_gather_step reads it; on failure frees what was copied. */
+int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
+                const void *const host[RESIDENT_ROLES], const size_t bytes[RESIDENT_ROLES]);
 /* A free slot for a resident key, or NULL. */
 struct resident_key *resident_slot(gpu_prover_t *prover);
 /* Whether bases of `need` bytes go to the card beside a partition of partition_bytes, as
  * the tuning's SrsResidence says: 1 yes, 0 no (host memory; said in the log), or a negative
  * errno where SrsResidence=device cannot be met. */
 int resident_fits(gpu_prover_t *prover, uint64_t need, uint64_t partition_bytes);
-/* Frees k's device arrays and clears it. */
-void resident_key_free(gpu_prover_t *prover, struct resident_key *k);
 /* pk's bases on the card, or NULL where they stay in host memory. */
 const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk);
 /* Frees every resident key's device copies. */

@@ -10,7 +10,7 @@
 #include "common/log.h"
 #include "cuda/gpu-prove-internal.h"
 
-void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
+static void resident_key_free(gpu_prover_t *prover, struct resident_key *k) {
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
                 gpu_free(prover->ctx, k->d_arrays[i]);
         *k = (struct resident_key){0};
@@ -84,10 +84,10 @@ uint64_t partition_device_bytes(const struct groth16_pk *pk) {
 
 /* The words then the ranks of a density, as density_gather_step reads them. */
 size_t density_device_bytes(const struct wire_density *d) {
-        return d ? density_words_bytes(d->n_wires) : 0;
+        return d ? wire_density_bytes(d->n_wires) : 0;
 }
 
-int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
+static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_density *d) {
         const size_t half = density_device_bytes(d) / 2;
         int r = gpu_copy_to_device(prover->ctx, d_words, d->bits, half);
         return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
@@ -112,10 +112,8 @@ static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RE
         return need;
 }
 
-/* Copies each role's array into k's device memory; on failure frees what
- * was copied. */
-static int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
-                       const void *const host[RESIDENT_ROLES], const size_t bytes[RESIDENT_ROLES]) {
+int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
+                const void *const host[RESIDENT_ROLES], const size_t bytes[RESIDENT_ROLES]) {
         for (size_t i = 0; i < RESIDENT_ROLES; i++) {
                 int r;
                 if (!bytes[i])

@@ -45,7 +45,7 @@ static void gpu_key_stream_freep(gpu_key_stream_t **s) {
 
 /* The bases and densities the card will hold for the key. */
 static uint64_t stream_need(const struct gpu_key_shape *shape) {
-        uint64_t need = 2 * density_words_bytes(shape->n_vars);
+        uint64_t need = 2 * wire_density_bytes(shape->n_vars);
 
         for (size_t i = 0; i < GPU_KEY_G1_ROLES; i++)
                 need += shape->points[i] * sizeof(g1_affine_t);
@@ -157,13 +157,13 @@ static int check_complete(const gpu_key_stream_t *s, const struct groth16_pk *pk
 int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                             const struct groth16_pk *pk) {
         _cleanup_(gpu_key_stream_freep) gpu_key_stream_t *owned = s;
-        const struct wire_density *densities[2];
+        /* The densities go as make_resident copies them; the bases are there already. */
+        const void *host[RESIDENT_ROLES] = {0};
+        size_t bytes[RESIDENT_ROLES] = {0};
         struct resident_key *k;
         int r;
 
         assert(prover && s && s->prover == prover && pk);
-        densities[0] = pk->a_density;
-        densities[1] = pk->b_density;
         r = check_complete(s, pk);
         if (r < 0)
                 return r;
@@ -171,21 +171,13 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
         if (!k)
                 return log_error_errno(ENOMEM, "SRS stream: %d keys are already on the GPU",
                                        RESIDENT_KEYS_MAX);
-        for (size_t i = 0; i < 2; i++) {
-                const size_t bytes = density_device_bytes(densities[i]);
-
-                if (!bytes)
-                        continue;
-                r = gpu_alloc(prover->ctx, &k->d_arrays[GPU_KEY_G1_ROLES + i], bytes);
-                if (r >= 0)
-                        r = copy_density(prover, k->d_arrays[GPU_KEY_G1_ROLES + i], densities[i]);
-                if (r < 0) {
-                        log_error("Copying the key's densities to the GPU failed: %s",
-                                  gpu_context_last_error(prover->ctx));
-                        resident_key_free(prover, k);
-                        return r;
-                }
-        }
+        host[GPU_KEY_G1_ROLES] = pk->a_density;
+        bytes[GPU_KEY_G1_ROLES] = density_device_bytes(pk->a_density);
+        host[GPU_KEY_G1_ROLES + 1] = pk->b_density;
+        bytes[GPU_KEY_G1_ROLES + 1] = density_device_bytes(pk->b_density);
+        r = copy_arrays(prover, k, host, bytes);
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < GPU_KEY_G1_ROLES; i++)
                 k->d_arrays[i] = TAKE_PTR(s->d_bases[i]);
         k->points = (gpu_pk_points_t){.a = k->d_arrays[GPU_KEY_A],
@@ -196,7 +188,7 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                                       .b_density = k->d_arrays[GPU_KEY_G1_ROLES + 1]};
         k->pk = pk;
         log_info("SRS streamed to the GPU: %.1f GiB of G1 bases, decoded there",
-                 (double)(stream_need(&s->shape) - 2 * density_words_bytes(s->shape.n_vars)) /
+                 (double)(stream_need(&s->shape) - 2 * wire_density_bytes(s->shape.n_vars)) /
                          (1u << 30));
         return 0;
 }

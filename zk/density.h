@@ -27,6 +27,11 @@ struct wire_density {
         uint64_t *rank; /* per word: the set bits of the words before it */
 };
 
+/* The bytes of a density of n_wires: its bit words and their ranks. */
+static inline size_t wire_density_bytes(size_t n_wires) {
+        return 2 * ((n_wires + 63) / 64) * sizeof(uint64_t);
+}
+
 /* All wires clear; set them with wire_density_set, then wire_density_seal. */
 int wire_density_new(struct wire_density **ret, size_t n_wires);
 struct wire_density *wire_density_free(struct wire_density *d);

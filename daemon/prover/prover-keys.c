@@ -277,19 +277,19 @@ uint64_t prover_keys_bytes(const struct prover_keys *keys) {
         return keys->bytes;
 }
 
-/* A density's bitmap and rank (n_wires / 32 bytes). */
+/* A density's bitmap and rank. */
 static uint64_t density_bytes(const struct wire_density *d) {
-        return d ? 2 * ((uint64_t)d->n_wires + 63) / 64 * sizeof(uint64_t) : 0;
+        return d ? wire_density_bytes(d->n_wires) : 0;
 }
 
 uint64_t prover_keys_pk_bytes(const struct prover_keys *keys, const struct groth16_pk *pk) {
         assert(keys);
         for (const struct key_entry *e = keys->entries; e; e = e->next) {
-                uint64_t bytes =
-                        e->bytes + density_bytes(e->a_density) + density_bytes(e->b_density);
+                uint64_t bytes;
 
                 if (&e->pk != pk)
                         continue;
+                bytes = e->bytes + density_bytes(e->a_density) + density_bytes(e->b_density);
                 /* A .zkey stays loaded whole: its coefficients and IC besides the points. */
                 if (e->zkey)
                         bytes += (uint64_t)e->zkey->n_coefs * sizeof(*e->zkey->coefs) +
