@@ -141,6 +141,12 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, struct partit
                 if (r >= 0)
                         print_row(k, &runs[p]);
         }
+        if (r >= 0) {
+                char split[192];
+
+                gpu_stage_split_format(&runs[1].t.split, split, sizeof(split));
+                fprintf(stderr, "2^%u: the second partition's GPU stage: %s\n", k, split);
+        }
         /* 3..8 pipelined: start p, then finish p - 1 (its GPU work overlaps
          * p's copies and transforms on another lane, and a CPU tail p's GPU
          * stage); each wall time runs from its start to its proof. */

@@ -7,8 +7,9 @@
 # cgroup of its own (the SRS and the PCE read cold: the page cache is
 # dropped first), cuzk-bench batch --type porep. Prints each step's time,
 # the batch's lines (GPU idle time among them), and the cgroup's
-# memory.peak; then a fresh cuzkd preloads the key from the page cache
-# (cuzkctl preload: the load time warm). Needs root and cgroup v2 (the
+# memory.peak, each partition's GPU stage with its parts (cuzkd's debug
+# log); then a fresh cuzkd preloads the key from the page cache (cuzkctl
+# preload: the load time warm). Needs root and cgroup v2 (the
 # device machine); about 7 minutes on the H200 host with 5 proofs.
 #
 #   bench/porep-32g-daemon.sh BUILD_DIR [COUNT] [CONCURRENCY] [COMPACT_WITNESS]
@@ -66,6 +67,7 @@ cat >"$work/cuzkd.conf" <<CONF
 Socket=$work/sock
 SpoolDirectory=$work/spool
 LogTarget=stderr
+LogLevel=debug
 [Prover]
 ParameterCache=$work/params
 PceCache=$work/pce
@@ -88,6 +90,9 @@ wait "$pid"
 find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
 grep -E "warning|error|GPU|partition 0|loaded|reserved" "$work/cuzkd.log" | head -30
 grep -E "compact witness" "$work/cuzkd.log" | head -12
+# Each partition's GPU stage and its parts (a partition alone only at the start: later
+# ones overlap on two lanes), and its B_G2 tail.
+grep -E "GPU stage" "$work/cuzkd.log" | head -24
 
 # The key load again, from a file in the page cache: a fresh cuzkd (and cgroup) preloads it.
 step "the .params file read into the page cache"

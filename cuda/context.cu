@@ -56,7 +56,7 @@ int gpu_enter(gpu_context_t *ctx) {
         return 0;
 }
 
-/* Events only order work (no timing), except the stage's two. */
+/* Events only order work (no timing), except the stage's and its marks. */
 static int create_streams(gpu_context_t *ctx) {
         GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
         GPU_TRY(ctx, cudaStreamCreateWithFlags(&ctx->copy_stream, cudaStreamNonBlocking));
@@ -66,6 +66,8 @@ static int create_streams(gpu_context_t *ctx) {
         GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->copies_done, cudaEventDisableTiming));
         GPU_TRY(ctx, cudaEventCreate(&ctx->stage_begin));
         GPU_TRY(ctx, cudaEventCreate(&ctx->stage_end));
+        for (cudaEvent_t &e : ctx->stage_marks)
+                GPU_TRY(ctx, cudaEventCreate(&e));
         return 0;
 }
 
@@ -142,6 +144,9 @@ void gpu_context_free(gpu_context_t *ctx) {
         if (ctx->stream_done)
                 (void)cudaEventDestroy(ctx->stream_done);
         for (cudaEvent_t e : {ctx->copies_done, ctx->stage_begin, ctx->stage_end})
+                if (e)
+                        (void)cudaEventDestroy(e);
+        for (cudaEvent_t e : ctx->stage_marks)
                 if (e)
                         (void)cudaEventDestroy(e);
         if (ctx->pending_sums)

@@ -55,10 +55,19 @@ enum gpu_slot {
  * window sums come back into pinned memory, and gpu_groth16_collect
  * combines them once the stream is done. */
 #define GPU_PENDING_MAX 4
+/* The ends of gpu_stage_split_t's parts but the last (the stage's end). */
+enum gpu_stage_mark { GPU_MARK_ABC, GPU_MARK_H, GPU_MARK_MSM_H, GPU_MARK_MSM_A, GPU_MARK_MSM_B1 };
+#define GPU_STAGE_MARKS 5
 #define GPU_WINDOWS_MAX (255 / 4 + 1) /* windows of the narrowest (c = 4) MSM */
 struct gpu_pending_msm {
         g1_jac_t *r;
         uint32_t windows, c;
+};
+
+/* How many of an MSM's scalars are above 1 and how many are 1, when the
+ * caller knows (msm_config.compact). */
+struct gpu_msm_split {
+        uint64_t big, one;
 };
 
 struct gpu_context {
@@ -88,8 +97,11 @@ struct gpu_context {
         /* The GPU stage of a partition, timed on the stream: from the first
          * copy of gpu_groth16_h to the last queued MSM. */
         cudaEvent_t stage_begin, stage_end;
+        /* Its parts' ends (gpu_stage_split_t): a, b, c; H; the H, A and B_G1 MSMs. */
+        cudaEvent_t stage_marks[GPU_STAGE_MARKS];
         bool stage_open;
-        const fr_t *b_scalars; /* on the device: the last queued stage's B_G1 scalars */
+        const fr_t *b_scalars;        /* on the device: the last queued stage's B_G1 scalars */
+        struct gpu_msm_split b_split; /* their 0s and 1s */
 };
 
 /* Records and logs a failed CUDA call; returns the negative errno for it. */
@@ -127,12 +139,6 @@ int gpu_kernels_after_copies(gpu_context_t *ctx);
  */
 int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cudaStream_t stream);
 
-/* How many of an MSM's scalars are above 1 and how many are 1, when the
- * caller knows (msm_config.compact). */
-struct gpu_msm_split {
-        uint64_t big, one;
-};
-
 /*
  * r = sum k_i P_i over G1 (scalars on the device; points there, or d_points
  * NULL and streamed from host `points`), queued on the stream: r is written
@@ -146,6 +152,10 @@ int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
                      const struct gpu_msm_split *split);
 /* Waits for the stream and writes every queued MSM's result. */
 int gpu_msm_collect(gpu_context_t *ctx);
+/* r = sum k_i P_i over G2, points and scalars on the device, one batch;
+ * split as gpu_g1_msm_queue's. Waits for the result. */
+int gpu_g2_msm_device(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *d_points,
+                      const fr_t *d_scalars, size_t n, const struct gpu_msm_split *split);
 
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);

@@ -23,7 +23,7 @@ set -euo pipefail
 
 build=${1:?usage: $0 BUILD_DIR [BUNDLE_DIR]}
 bundle=${2:-build-device}
-programs=(cuda/cuda-selftest cuda/bench-cuda cuda/bench-gpu-field cuda/bench-gpu-prove tests/test-prover-backend
+programs=(cuda/cuda-selftest cuda/cuda-pce-eval-test cuda/bench-cuda cuda/bench-gpu-field cuda/bench-gpu-prove tests/test-prover-backend
         tests/test-executor tests/executor-helper
         daemon/cuzkd cli/cuzk cli/cuzkctl cli/cuzk-bench bench/bench-porep-circuit)
 

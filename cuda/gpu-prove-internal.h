@@ -8,10 +8,16 @@
 #include "cuda/gpu-prove.h"
 #include "cuda/pce-eval.h"
 
-/* A key whose G1 bases (and densities) were copied to the device when it
- * was registered. */
+/* A key whose bases (and densities) were copied to the device when it was
+ * registered. */
 #define RESIDENT_KEYS_MAX 8
-#define RESIDENT_ROLES 6 /* a, b1, l, h, then A's and B's density */
+/* Its arrays: the G1 roles (gpu_key_role_t), then these. */
+enum resident_role {
+        RESIDENT_A_DENSITY = GPU_KEY_G1_ROLES,
+        RESIDENT_B_DENSITY,
+        RESIDENT_B2,
+        RESIDENT_ROLES,
+};
 struct resident_key {
         const struct groth16_pk *pk;
         void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */

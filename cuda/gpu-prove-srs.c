@@ -49,7 +49,7 @@ static void share_roles(const void *const ptr[], size_t bytes[], size_t owner[],
 }
 
 /* The pk's arrays worth pinning as (pointer, bytes) pairs; 0 bytes where not: small ones,
- * and the G1 bases when they are resident on the card (the MSMs read them there, and the
+ * and every base when they are resident on the card (the MSMs read them there, and the
  * prover may free their host copy: gpu_prover_pk_resident). */
 static size_t pk_arrays(const struct groth16_pk *pk, bool resident, const void *ptr[5],
                         size_t bytes[5]) {
@@ -63,7 +63,7 @@ static size_t pk_arrays(const struct groth16_pk *pk, bool resident, const void *
         ptr[4] = pk->b2, bytes[4] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
         share_roles(ptr, bytes, owner, 5);
         for (size_t i = 0; i < 5; i++)
-                if (bytes[i] < PIN_MIN_BYTES || (resident && i < 4))
+                if (bytes[i] < PIN_MIN_BYTES || resident)
                         bytes[i] = 0;
         return 5;
 }
@@ -104,8 +104,12 @@ static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RE
         host[2] = pk->l, bytes[2] = (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t);
         host[3] = pk->h;
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
-        host[4] = pk->a_density, bytes[4] = density_device_bytes(pk->a_density);
-        host[5] = pk->b_density, bytes[5] = density_device_bytes(pk->b_density);
+        host[RESIDENT_A_DENSITY] = pk->a_density;
+        bytes[RESIDENT_A_DENSITY] = density_device_bytes(pk->a_density);
+        host[RESIDENT_B_DENSITY] = pk->b_density;
+        bytes[RESIDENT_B_DENSITY] = density_device_bytes(pk->b_density);
+        host[RESIDENT_B2] = pk->b2;
+        bytes[RESIDENT_B2] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
         share_roles(host, bytes, owner, RESIDENT_ROLES);
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
                 need += bytes[i];
@@ -115,14 +119,16 @@ static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RE
 int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
                 const void *const host[RESIDENT_ROLES], const size_t bytes[RESIDENT_ROLES]) {
         for (size_t i = 0; i < RESIDENT_ROLES; i++) {
+                const bool density = i == RESIDENT_A_DENSITY || i == RESIDENT_B_DENSITY;
                 int r;
+
                 if (!bytes[i])
                         continue;
                 r = gpu_alloc(prover->ctx, &k->d_arrays[i], bytes[i]);
                 if (r >= 0)
-                        r = i < 4 ? gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i],
-                                                       bytes[i])
-                                  : copy_density(prover, k->d_arrays[i], host[i]);
+                        r = density ? copy_density(prover, k->d_arrays[i], host[i])
+                                    : gpu_copy_to_device(prover->ctx, k->d_arrays[i], host[i],
+                                                         bytes[i]);
                 if (r < 0) {
                         log_warning("Copying %zu bytes of the SRS to the GPU failed: %s", bytes[i],
                                     gpu_context_last_error(prover->ctx));
@@ -134,9 +140,10 @@ int copy_arrays(gpu_prover_t *prover, struct resident_key *k,
 }
 
 /*
- * Copies pk's G1 bases (A, B_G1, L, H; an array serving several roles
+ * Copies pk's bases (A, B_G1, L, H, B_G2; an array serving several roles
  * once) and its densities into device memory, so that the MSMs read them
- * there instead of over PCIe (at 2^27, 41 GB a partition): with
+ * there instead of over PCIe (at 2^27, 41 GB a partition; B_G2's 6.4 GB of a
+ * 32 GiB sector's key besides, and its MSM then keeps 0s and 1s apart): with
  * SrsResidence auto when the card has room for them and a partition (the
  * key stays usable from host memory otherwise), with device always (else
  * -ENOMEM), with host never.
@@ -195,14 +202,15 @@ static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         if (r < 0)
                 return required ? r : 0;
         /* A role of no points keeps NULL: its MSM reads nothing. */
-        k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[0]],
-                                      .b1 = k->d_arrays[owner[1]],
-                                      .l = k->d_arrays[owner[2]],
-                                      .h = k->d_arrays[owner[3]],
-                                      .a_density = k->d_arrays[owner[4]],
-                                      .b_density = k->d_arrays[owner[5]]};
+        k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[GPU_KEY_A]],
+                                      .b1 = k->d_arrays[owner[GPU_KEY_B1]],
+                                      .l = k->d_arrays[owner[GPU_KEY_L]],
+                                      .h = k->d_arrays[owner[GPU_KEY_H]],
+                                      .a_density = k->d_arrays[owner[RESIDENT_A_DENSITY]],
+                                      .b_density = k->d_arrays[owner[RESIDENT_B_DENSITY]],
+                                      .b2 = k->d_arrays[owner[RESIDENT_B2]]};
         k->pk = pk;
-        log_info("SRS resident on the GPU: %.1f GiB of G1 bases and densities",
+        log_info("SRS resident on the GPU: %.1f GiB of G1 and B_G2 bases and densities",
                  (double)need / (1u << 30));
         return 0;
 }

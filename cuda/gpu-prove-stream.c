@@ -43,9 +43,14 @@ static void gpu_key_stream_freep(gpu_key_stream_t **s) {
         gpu_key_stream_free(*s);
 }
 
+/* B_G2's bases, which adopt copies from the host beside the streamed ones. */
+static uint64_t b2_bytes(const struct gpu_key_shape *shape) {
+        return shape->points[GPU_KEY_B1] * sizeof(g2_affine_t);
+}
+
 /* The bases and densities the card will hold for the key. */
 static uint64_t stream_need(const struct gpu_key_shape *shape) {
-        uint64_t need = 2 * wire_density_bytes(shape->n_vars);
+        uint64_t need = 2 * wire_density_bytes(shape->n_vars) + b2_bytes(shape);
 
         for (size_t i = 0; i < GPU_KEY_G1_ROLES; i++)
                 need += shape->points[i] * sizeof(g1_affine_t);
@@ -157,7 +162,8 @@ static int check_complete(const gpu_key_stream_t *s, const struct groth16_pk *pk
 int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                             const struct groth16_pk *pk) {
         _cleanup_(gpu_key_stream_freep) gpu_key_stream_t *owned = s;
-        /* The densities go as make_resident copies them; the bases are there already. */
+        /* The densities and B_G2 go as make_resident copies them; the G1 bases are there
+         * already. */
         const void *host[RESIDENT_ROLES] = {0};
         size_t bytes[RESIDENT_ROLES] = {0};
         struct resident_key *k;
@@ -171,10 +177,12 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
         if (!k)
                 return log_error_errno(ENOMEM, "SRS stream: %d keys are already on the GPU",
                                        RESIDENT_KEYS_MAX);
-        host[GPU_KEY_G1_ROLES] = pk->a_density;
-        bytes[GPU_KEY_G1_ROLES] = density_device_bytes(pk->a_density);
-        host[GPU_KEY_G1_ROLES + 1] = pk->b_density;
-        bytes[GPU_KEY_G1_ROLES + 1] = density_device_bytes(pk->b_density);
+        host[RESIDENT_A_DENSITY] = pk->a_density;
+        bytes[RESIDENT_A_DENSITY] = density_device_bytes(pk->a_density);
+        host[RESIDENT_B_DENSITY] = pk->b_density;
+        bytes[RESIDENT_B_DENSITY] = density_device_bytes(pk->b_density);
+        host[RESIDENT_B2] = pk->b2;
+        bytes[RESIDENT_B2] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
         r = copy_arrays(prover, k, host, bytes);
         if (r < 0)
                 return r;
@@ -184,11 +192,15 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                                       .b1 = k->d_arrays[GPU_KEY_B1],
                                       .l = k->d_arrays[GPU_KEY_L],
                                       .h = k->d_arrays[GPU_KEY_H],
-                                      .a_density = k->d_arrays[GPU_KEY_G1_ROLES],
-                                      .b_density = k->d_arrays[GPU_KEY_G1_ROLES + 1]};
+                                      .a_density = k->d_arrays[RESIDENT_A_DENSITY],
+                                      .b_density = k->d_arrays[RESIDENT_B_DENSITY],
+                                      .b2 = k->d_arrays[RESIDENT_B2]};
         k->pk = pk;
-        log_info("SRS streamed to the GPU: %.1f GiB of G1 bases, decoded there",
-                 (double)(stream_need(&s->shape) - 2 * wire_density_bytes(s->shape.n_vars)) /
-                         (1u << 30));
+        log_info("SRS streamed to the GPU: %.1f GiB of G1 bases, decoded there; %.1f GiB of "
+                 "B_G2 bases copied",
+                 (double)(stream_need(&s->shape) - 2 * wire_density_bytes(s->shape.n_vars) -
+                          b2_bytes(&s->shape)) /
+                         (1u << 30),
+                 (double)b2_bytes(&s->shape) / (1u << 30));
         return 0;
 }

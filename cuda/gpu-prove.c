@@ -39,6 +39,7 @@ struct gpu_prove_partial {
         int g2_result;
         unsigned cpu_threads;
         uint64_t start_usec, stage_usec, g2_begin_usec, g2_end_usec;
+        gpu_stage_split_t split;
         uint64_t upload_bytes; /* host to device for this partition */
 };
 
@@ -222,7 +223,7 @@ static int gpu_tail(gpu_prover_t *prover, gpu_context_t *ctx, gpu_prove_partial_
         int r;
 
         p->g2_begin_usec = now_usec();
-        r = gpu_groth16_b_g2(ctx, p->pk, &p->msm.b2);
+        r = gpu_groth16_b_g2(ctx, p->pk, resident_points(prover, p->pk), &p->msm.b2);
         p->g2_end_usec = now_usec();
         if (r < 0)
                 return log_error_errno(r, "GPU B_G2 MSM of %zu points failed: %s", n,
@@ -244,7 +245,7 @@ static int collect_claimed(gpu_prover_t *prover, gpu_prove_partial_t *p, bool ru
         double stage_ms = 0;
         int r;
 
-        r = gpu_groth16_collect(lane->ctx, &stage_ms);
+        r = gpu_groth16_collect(lane->ctx, &stage_ms, &p->split);
         if (r < 0)
                 (void)log_error_errno(r, "GPU stage of a 2^%u partition failed: %s",
                                       p->pk->log_domain_size, gpu_context_last_error(lane->ctx));
@@ -364,7 +365,8 @@ static void acquire_lane(gpu_prover_t *prover, const struct groth16_pk *pk,
 }
 
 /* A partial of pk holding a lane, its tail placed (on the GPU without a
- * host witness w) and, on the CPU, started. */
+ * host witness w or with the key's bases on the card, whose host copy may
+ * be gone) and, on the CPU, started. */
 static int partial_begin(gpu_prover_t *prover, const struct groth16_pk *pk, const fr_t *w,
                          gpu_prove_partial_t **ret) {
         _cleanup_(gpu_prove_partial_freep) gpu_prove_partial_t *p = NULL;
@@ -382,10 +384,10 @@ static int partial_begin(gpu_prover_t *prover, const struct groth16_pk *pk, cons
         acquire_lane(prover, pk, p);
         p->start_usec = now_usec();
         pthread_mutex_lock(&prover->lock);
-        p->g2_on_gpu =
-                !w || gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
-                                        prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
-                                        domain, groth16_pk_b_points(pk));
+        p->g2_on_gpu = !w || resident_points(prover, pk) ||
+                       gpu_g2_choose_gpu(prover->placement, prover->gpu_stage_ns_per_point,
+                                         prover->cpu_g2_ns_per_point, prover->gpu_g2_ns_per_point,
+                                         domain, groth16_pk_b_points(pk));
         pthread_mutex_unlock(&prover->lock);
         if (!p->g2_on_gpu) {
                 r = -pthread_create(&p->thread, NULL, cpu_tail_thread, p);
@@ -454,6 +456,15 @@ int gpu_prove_start_compact(gpu_prover_t *prover, const struct groth16_pk *pk, c
         return 0;
 }
 
+void gpu_stage_split_format(const gpu_stage_split_t *split, char *buf, size_t size) {
+        assert(split && buf);
+        snprintf(buf, size,
+                 "a, b, c %.1f ms, H's transforms %.1f ms, MSMs: H %.1f ms, A %.1f ms, B_G1 "
+                 "%.1f ms, L %.1f ms",
+                 split->abc_ms, split->ntt_ms, split->msm_h_ms, split->msm_a_ms, split->msm_b1_ms,
+                 split->msm_l_ms);
+}
+
 /* Waits for p's GPU work and its tail; the timings (may be NULL). */
 static int finish_msm(gpu_prover_t *prover, gpu_prove_partial_t *p, gpu_prove_timings_t *timings) {
         int r;
@@ -486,6 +497,7 @@ static int finish_msm(gpu_prover_t *prover, gpu_prove_partial_t *p, gpu_prove_ti
                                                 ? 0
                                                 : hidden_end - p->g2_begin_usec,
                         .upload_bytes = p->upload_bytes,
+                        .split = p->split,
                 };
         }
         return 0;

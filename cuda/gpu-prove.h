@@ -23,7 +23,10 @@
  * Where the tail runs: on the CPU it overlaps the GPU stage (its cost is
  * max(gpu stage, cpu tail)); on the GPU it follows it (gpu stage + gpu
  * tail). GPU_G2_AUTO picks the smaller from the rates measured on this
- * prover's earlier partitions (trying each place once first).
+ * prover's earlier partitions (trying each place once first). A key whose
+ * bases are on the card has its tail there whatever the placement: its
+ * points are there, and its 0s and 1s stay out of the digits as in the G1
+ * MSMs.
  *
  * Threads: starts come from one thread at a time; finishes (and
  * gpu_prove_partial_free) may come from another, in any order.
@@ -50,9 +53,13 @@ typedef struct gpu_prove_timings {
         uint64_t gpu_stage_usec; /* H and the G1 MSMs */
         uint64_t g2_usec;        /* the B_G2 tail */
         bool g2_on_gpu;
-        uint64_t overlap_usec; /* tail time hidden behind the GPU stage */
-        uint64_t upload_bytes; /* host to device for the partition (the key's bases aside) */
+        uint64_t overlap_usec;   /* tail time hidden behind the GPU stage */
+        uint64_t upload_bytes;   /* host to device for the partition (the key's bases aside) */
+        gpu_stage_split_t split; /* the GPU stage's parts */
 } gpu_prove_timings_t;
+
+/* "a, b, c X ms, H Y ms, MSMs: H Z ms, A ..., B_G1 ..., L ..." into buf. */
+void gpu_stage_split_format(const gpu_stage_split_t *split, char *buf, size_t size);
 
 /* Opens device `ordinal` with the operator's choices (tuning, checked
  * here: -EINVAL out of range; copied, fixed for the prover's life); the CPU
@@ -75,16 +82,17 @@ int gpu_prover_numa_node(const gpu_prover_t *prover);
 unsigned gpu_prover_lanes(const gpu_prover_t *prover);
 
 /* Pins pk's base arrays for the GPU (cudaHostRegister on memory the caller
- * allocated and faulted in) and copies its G1 bases and densities to the
- * card as the tuning's SRS residence says (-ENOMEM with "device" when they
- * do not fit beside a partition); gpu_prover_unregister_pk undoes both,
+ * allocated and faulted in) and copies its bases (G1 and B_G2) and densities
+ * to the card as the tuning's SRS residence says (-ENOMEM with "device" when
+ * they do not fit beside a partition); gpu_prover_unregister_pk undoes both,
  * once no partition of pk is in flight. Call them from the thread that
  * starts. */
 int gpu_prover_register_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
 void gpu_prover_unregister_pk(gpu_prover_t *prover, const struct groth16_pk *pk);
-/* Whether pk's G1 bases (A, B_G1, L, H) are on the card since gpu_prover_register_pk:
- * the MSMs then read them there alone, and the caller may free their host arrays (and
- * set those pointers to NULL) until gpu_prover_unregister_pk. */
+/* Whether pk's bases (A, B_G1, L, H and B_G2) are on the card since
+ * gpu_prover_register_pk: the MSMs then read them there alone (the B_G2 tail always runs
+ * on the card), and the caller may free their host arrays (and set those pointers to
+ * NULL) until gpu_prover_unregister_pk. */
 bool gpu_prover_pk_resident(const gpu_prover_t *prover, const struct groth16_pk *pk);
 
 /*
@@ -94,7 +102,8 @@ bool gpu_prover_pk_resident(const gpu_prover_t *prover, const struct groth16_pk 
  * tuning's SrsResidence, as gpu_prover_register_pk decides it, from the
  * counts alone); gpu_key_stream_put takes each section in pieces as it is
  * read; gpu_prover_stream_adopt makes them the bases of the key then built
- * (its G1 arrays NULL), whose gpu_prover_register_pk then pins B_G2 alone.
+ * (its G1 arrays NULL) and copies its B_G2 bases (decoded on the host) and densities
+ * beside them: room for those is counted from the start.
  */
 typedef struct gpu_key_stream gpu_key_stream_t;
 typedef enum gpu_key_role {
@@ -118,7 +127,8 @@ int gpu_prover_stream_begin(gpu_prover_t *prover, const struct gpu_key_shape *sh
  * point the decoder refuses; or a negative errno. */
 int gpu_key_stream_put(gpu_key_stream_t *s, gpu_key_role_t role, uint64_t first,
                        const void *encoded, uint64_t n, uint64_t *ret_bad);
-/* The streamed bases become pk's (its shape the stream's, its densities copied now).
+/* The streamed bases become pk's (its shape the stream's, its B_G2 bases and densities
+ * copied now).
  * Consumes s whatever the outcome; -EINVAL for a stream that lacks points or a pk of
  * another shape. */
 int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s, const struct groth16_pk *pk);

@@ -169,25 +169,38 @@ void gpu_set_msm_profile(gpu_context_t *ctx, bool on);
 int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
                   const fr_t *b, const fr_t *c, fr_t **ret_d_h);
 
-/* Device copies of a key's G1 bases (gpu_alloc'ed, pk's counts), NULL for
- * a role whose bases stay in host memory (best pinned: gpu_host_register);
- * and of its densities' words then ranks (2 * ceil(n_wires / 64) words),
- * NULL where they are copied per partition. */
+/* Device copies of a key's G1 bases and B_G2's (gpu_alloc'ed, pk's
+ * counts), NULL for a role whose bases stay in host memory (best pinned:
+ * gpu_host_register); and of its densities' words then ranks (2 *
+ * ceil(n_wires / 64) words), NULL where they are copied per partition. */
 typedef struct gpu_pk_points {
         const g1_affine_t *a, *b1, *l, *h;
         const uint64_t *a_density, *b_density;
+        const g2_affine_t *b2;
 } gpu_pk_points_t;
+
+/* Where a partition's GPU stage spent its time, on the stream (CUDA events):
+ * a, b, c made on the device (the compact witness's upload included; 0 when
+ * they came from the host), H's transforms and pointwise step, then each G1
+ * MSM with its density gather. Measured alone, they add up to the stage;
+ * with partitions overlapping on other lanes each includes their share. */
+typedef struct gpu_stage_split {
+        float abc_ms, ntt_ms, msm_h_ms, msm_a_ms, msm_b1_ms, msm_l_ms;
+} gpu_stage_split_t;
 
 /* dev: what of the key is on the device (NULL: nothing), which spares the
  * MSMs their copies over PCIe. */
 int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
                              const gpu_pk_points_t *dev, const fr_t *w, const fr_t *d_h,
                              struct groth16_msm_results *res);
-int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms);
+/* ret_split may be NULL. */
+int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms, gpu_stage_split_t *ret_split);
 /* After the collect, the b_g2 MSM on the device over B's scalars as the
- * queue gathered them there (no host gather, no copy); points from host
- * memory (best pinned). */
-int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, g2_jac_t *ret);
+ * queue gathered them there (no host gather, no copy); points from dev->b2
+ * where the key's are on the card (the scalars' 0s and 1s then kept apart, as
+ * in the G1 MSMs), else from host memory (best pinned). */
+int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
+                     g2_jac_t *ret);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

@@ -37,6 +37,7 @@ int gpu_groth16_h_compact(gpu_context_t *ctx, gpu_pce_witness_t *dw, const gpu_p
          * partition's kernels on this context, which may still read dw. */
         GPU_TRY_R(gpu_pce_witness_upload(dw, w, ret_upload_bytes));
         GPU_TRY_R(gpu_pce_evaluate(dw, pce, log_n, d_abc, d_abc + n, d_abc + 2 * n));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_ABC));
         return groth16_h_from_device(ctx, conv, log_n, d_abc, ret_d_h);
 }
 

@@ -47,9 +47,16 @@ static ntt_roots_t h_roots(enum groth16_h_convention conv) {
         return conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
 }
 
+int cuzk::groth16_stage_mark(gpu_context_t *ctx, enum gpu_stage_mark mark) {
+        GPU_TRY(ctx, cudaEventRecord(ctx->stage_marks[mark], ctx->stream));
+        return 0;
+}
+
 int cuzk::groth16_stage_begin(gpu_context_t *ctx) {
         if (!ctx->stage_open) {
                 GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
+                GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_ABC));
+                GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
                 ctx->stage_open = true;
         }
         return 0;
@@ -80,6 +87,7 @@ int cuzk::groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention co
                 GPU_TRY_R(to_coset(ctx, d_abc + k * n, log_n, roots, &shift));
         GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_abc, d_abc + n,
                             d_abc + 2 * n));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
         *ret_d_h = d_abc;
         return 0;
 }
@@ -100,6 +108,7 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY_R(groth16_abc_slot(ctx, log_n, &d_a));
         fr_t *d_b = d_a + n, *d_c = d_b + n;
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_begin, ctx->stream));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_ABC)); /* made on the host */
         ctx->stage_open = true;
 
         /* a on the kernels' stream; b and c on the copy stream, so that they
@@ -120,6 +129,7 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
         GPU_TRY_R(to_coset(ctx, d_c, log_n, roots, &shift));
         GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_a, d_b, d_c));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
         *ret_d_h = d_a;
         return 0;
 }
@@ -171,13 +181,17 @@ int cuzk::groth16_msm_g1_queue_device(gpu_context_t *ctx, const struct groth16_p
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
                                    groth16_h_bases(pk->h_convention, pk->log_domain_size),
                                    nullptr));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_H));
         GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
                                    &split->a));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_A));
         GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
                                    &split->b));
+        GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_B1));
         ctx->b_scalars = d_b;
+        ctx->b_split = split->b;
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
                                    &split->l));
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
@@ -208,20 +222,48 @@ int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
         return groth16_msm_g1_queue_device(ctx, pk, dev, d_w, &split, d_h, res);
 }
 
-int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, g2_jac_t *ret) {
+int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
+                     g2_jac_t *ret) {
+        const size_t n = groth16_pk_b_points(pk);
+
         assert(ctx && pk && ret);
         if (!ctx->b_scalars)
                 return log_error_errno(EINVAL, "cuda: no B scalars queued for the B_G2 MSM");
-        return gpu_g2_msm_fr_host_points(ctx, ret, pk->b2, ctx->b_scalars, groth16_pk_b_points(pk));
+        if (dev && dev->b2)
+                return gpu_g2_msm_device(ctx, ret, dev->b2, ctx->b_scalars, n, &ctx->b_split);
+        return gpu_g2_msm_fr_host_points(ctx, ret, pk->b2, ctx->b_scalars, n);
 }
 
-int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms) {
+/* The stage's parts from its marks (the stream has passed them all). */
+static int stage_split(gpu_context_t *ctx, gpu_stage_split_t *ret) {
+        cudaEvent_t ends[GPU_STAGE_MARKS + 1];
+        float *parts[] = {&ret->abc_ms,   &ret->ntt_ms,    &ret->msm_h_ms,
+                          &ret->msm_a_ms, &ret->msm_b1_ms, &ret->msm_l_ms};
+        cudaEvent_t from = ctx->stage_begin;
+
+        static_assert(sizeof(parts) / sizeof(parts[0]) == GPU_STAGE_MARKS + 1, "a part a mark");
+        for (size_t k = 0; k < GPU_STAGE_MARKS; k++)
+                ends[k] = ctx->stage_marks[k];
+        ends[GPU_STAGE_MARKS] = ctx->stage_end;
+        for (size_t k = 0; k <= GPU_STAGE_MARKS; k++) {
+                GPU_TRY(ctx, cudaEventElapsedTime(parts[k], from, ends[k]));
+                from = ends[k];
+        }
+        return 0;
+}
+
+int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms, gpu_stage_split_t *ret_split) {
         float ms = 0;
 
         assert(ctx);
         GPU_TRY_R(gpu_msm_collect(ctx));
-        if (ctx->stage_open)
+        if (ret_split)
+                *ret_split = gpu_stage_split_t{};
+        if (ctx->stage_open) {
                 GPU_TRY(ctx, cudaEventElapsedTime(&ms, ctx->stage_begin, ctx->stage_end));
+                if (ret_split)
+                        GPU_TRY_R(stage_split(ctx, ret_split));
+        }
         ctx->stage_open = false;
         if (ret_stage_ms)
                 *ret_stage_ms = ms;

@@ -44,8 +44,11 @@ void witness_split_count(const struct groth16_pk *pk, const Value &value, witnes
         *ret = {{a_big, a_one}, {b_big, b_one}, {l_big, l_one}};
 }
 
-/* Marks the stage's start on ctx's stream unless a part of it did. */
+/* Marks the stage's start on ctx's stream unless a part of it did (then
+ * with a, b, c and H done: the caller made them). */
 int groth16_stage_begin(gpu_context_t *ctx);
+/* Marks the end of one of its parts on ctx's stream. */
+int groth16_stage_mark(gpu_context_t *ctx, enum gpu_stage_mark mark);
 /* ctx's a, b, c for a 2^log_n partition: 3 * 2^log_n values (H's end in a). */
 int groth16_abc_slot(gpu_context_t *ctx, unsigned log_n, fr_t **ret);
 /* ctx's witness for n_vars values. */

@@ -465,6 +465,17 @@ int gpu_g2_msm_fr_host_points(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t
         return msm_host_points<g2_curve>(ctx, r, points, nullptr, d_scalars, n, false, nullptr);
 }
 
+int gpu_g2_msm_device(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *d_points,
+                      const fr_t *d_scalars, size_t n, const struct gpu_msm_split *split) {
+        assert(ctx && r);
+        assert(n == 0 || (d_points && d_scalars));
+        MSM_ENTRY_CHECKS(g2, r, n);
+        GPU_TRY_R(gpu_enter(ctx));
+        return msm_device<g2_curve>(ctx, r, const_cast<g2_affine_t *>(d_points),
+                                    const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, false,
+                                    split);
+}
+
 int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, const fr_t *scalars,
                   size_t n) {
         assert(ctx && r);

@@ -209,11 +209,16 @@ static int prove_once(const struct groth16_pk *pk, const fr_t *w, fr_t *abc, con
                         r = run == 0 ? gpu_prove_finish_msm(prover, partial, msm, &t)
                                      : gpu_prove_finish(prover, partial, proof, &t);
         }
-        if (r >= 0)
-                printf("%s: GPU stage %.3f s, B_G2 on the GPU %.3f s, %.1f MB host to device\n",
+        if (r >= 0) {
+                char split[192];
+
+                gpu_stage_split_format(&t.split, split, sizeof(split));
+                printf("%s: GPU stage %.3f s (%s), B_G2 on the GPU %.3f s, %.1f MB host to "
+                       "device\n",
                        w ? "from host a, b, c and witness" : "from the compact witness",
-                       (double)t.gpu_stage_usec / 1e6, (double)t.g2_usec / 1e6,
+                       (double)t.gpu_stage_usec / 1e6, split, (double)t.g2_usec / 1e6,
                        (double)t.upload_bytes / 1e6);
+        }
         gpu_pce_free(TAKE_PTR(dp));
         gpu_prover_unregister_pk(prover, pk);
         gpu_prover_free(prover);

@@ -251,6 +251,7 @@ static int cuda_prove_start(struct prover_backend *backend, const struct prover_
 static int cuda_prove_finish(struct prover_backend *backend, struct prover_partial *partial,
                              struct groth16_proof *ret) {
         gpu_prove_timings_t t;
+        char split[192];
         int r;
 
         assert(backend && partial && ret);
@@ -258,8 +259,9 @@ static int cuda_prove_finish(struct prover_backend *backend, struct prover_parti
         free(partial);
         if (r < 0)
                 return r;
-        log_debug("GPU stage %.3f s, B_G2 tail %.3f s on the %s (%.3f s of it overlapped)",
-                  t.gpu_stage_usec / 1e6, t.g2_usec / 1e6, t.g2_on_gpu ? "GPU" : "CPU",
+        gpu_stage_split_format(&t.split, split, sizeof(split));
+        log_debug("GPU stage %.3f s (%s), B_G2 tail %.3f s on the %s (%.3f s of it overlapped)",
+                  t.gpu_stage_usec / 1e6, split, t.g2_usec / 1e6, t.g2_on_gpu ? "GPU" : "CPU",
                   t.overlap_usec / 1e6);
         return 0;
 }

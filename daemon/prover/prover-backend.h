@@ -62,10 +62,10 @@ struct prover_backend_ops {
         int (*prove_finish)(struct prover_backend *backend, struct prover_partial *partial,
                             struct groth16_proof *ret);
         /* A key was just loaded: the backend takes it in now rather than at its first
-         * partition (the CUDA one pins it and copies its G1 bases to the card where they
-         * fit). Returns 1 when the backend holds the G1 bases (A, B_G1, L, H) itself, so
-         * that their host copy may be freed (prover_keys_release_g1); 0 when it reads them
-         * from host memory. May be NULL (0). */
+         * partition (the CUDA one pins it and copies its bases to the card where they
+         * fit). Returns 1 when the backend holds every base (A, B_G1, L, H, B_G2) itself,
+         * so that their host copy may be freed (prover_keys_release_bases); 0 when it
+         * reads them from host memory. May be NULL (0). */
         int (*adopt_key)(struct prover_backend *backend, const struct groth16_pk *pk);
         /* A key is about to be loaded: fills *ret and returns 1 when the backend would take
          * a .params file's G1 bases as they are read (the CUDA one decodes them on its card

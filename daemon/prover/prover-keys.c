@@ -78,7 +78,7 @@ static void lock_array(struct prover_keys *keys, const char *path, const void *p
 }
 
 /* The key's point arrays: the G1 bases (A, B_G1, L, H), then B_G2. */
-enum { KEY_G1_ARRAYS = 4, KEY_ARRAYS = 5 };
+enum { KEY_ARRAYS = 5 }; /* A, B_G1, L, H, B_G2 */
 struct key_array {
         const void *p;
         size_t bytes;
@@ -246,7 +246,7 @@ int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char 
         return 0;
 }
 
-uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_pk *pk) {
+uint64_t prover_keys_release_bases(struct prover_keys *keys, const struct groth16_pk *pk) {
         struct key_array arrays[KEY_ARRAYS];
         struct key_entry *e;
         uint64_t bytes = 0;
@@ -254,20 +254,25 @@ uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_p
         assert(keys && pk);
         for (e = keys->entries; e && &e->pk != pk; e = e->next)
                 ;
-        if (!e || !e->params || !e->params->a)
+        if (!e || !e->params)
                 return 0;
         key_arrays(&e->pk, arrays);
-        for (size_t i = 0; i < KEY_G1_ARRAYS; i++)
+        for (size_t i = 0; i < KEY_ARRAYS; i++)
                 bytes += arrays[i].bytes;
-        /* The pk's arrays are the params' (bellperson_params_to_pk). */
+        if (!bytes)
+                return 0;
+        /* The pk's arrays are the params' (bellperson_params_to_pk); a sink may have taken
+         * the G1 ones already. */
         free(TAKE_PTR(e->params->a));
         free(TAKE_PTR(e->params->b_g1));
         free(TAKE_PTR(e->params->l));
         free(TAKE_PTR(e->params->h));
+        free(TAKE_PTR(e->params->b_g2));
         e->pk.a = e->pk.b1 = e->pk.l = e->pk.h = NULL;
+        e->pk.b2 = NULL;
         e->bytes -= bytes;
         keys->bytes -= bytes;
-        log_info("%s: the host copy of the G1 bases freed (%.1f GiB): they are on the GPU", e->path,
+        log_info("%s: the host copy of the bases freed (%.1f GiB): they are on the GPU", e->path,
                  (double)bytes / (1u << 30));
         return bytes;
 }

@@ -38,16 +38,17 @@ const struct groth16_pk *prover_keys_find(const struct prover_keys *keys, enum j
 /* Drops the key of path (no task may use it any more); -ENOENT when it is not loaded. */
 int prover_keys_forget(struct prover_keys *keys, enum job_kind kind, const char *path);
 
-/* Frees the host copy of pk's G1 bases (A, B_G1, L, H; a .params key's), which the
- * backend holds on its device (prover_backend_ops.adopt_key): their pointers in pk become
- * NULL and prover_keys_bytes drops by what went, which this returns (0 for a key of
- * another kind or one already released). B_G2 and the verifying key stay. */
-uint64_t prover_keys_release_g1(struct prover_keys *keys, const struct groth16_pk *pk);
+/* Frees the host copy of pk's bases (A, B_G1, L, H, B_G2; a .params key's, whatever of
+ * them a sink left in host memory), which the backend holds on its device
+ * (prover_backend_ops.adopt_key): their pointers in pk become NULL and prover_keys_bytes
+ * drops by what went, which this returns (0 for a key of another kind or one already
+ * released). The densities and the verifying key stay. */
+uint64_t prover_keys_release_bases(struct prover_keys *keys, const struct groth16_pk *pk);
 
 /* Bytes of every key held (their point arrays). */
 uint64_t prover_keys_bytes(const struct prover_keys *keys);
-/* Host bytes kept for pk: its point arrays still in host memory (after
- * prover_keys_release_g1, or a load whose G1 bases went to the device, B_G2's), its wire
- * densities, and a .zkey's coefficients; 0 when pk is not one of keys'. What the
+/* Host bytes kept for pk: its point arrays still in host memory (none after
+ * prover_keys_release_bases; B_G2's after a load whose G1 bases went to the device), its
+ * wire densities, and a .zkey's coefficients; 0 when pk is not one of keys'. What the
  * supervisor reserves for this prover's copy of the key. */
 uint64_t prover_keys_pk_bytes(const struct prover_keys *keys, const struct groth16_pk *pk);

@@ -126,10 +126,11 @@ static bool job_canceled(struct prover *p, const struct prove_job *job) {
 }
 
 /* prover_keys_get, then a key loaded now goes to the backend at once. The CUDA one takes
- * its G1 bases to the card where they fit: streamed there from the file as it is read (the
- * host never holds them), or copied from host memory, whose copy then goes. The prover's
- * cgroup then holds B_G2 alone of a 32 GiB sector's key, 6.4 of 44 GiB. A key the backend
- * cannot take after all its bases went to the card is dropped. */
+ * its bases to the card where they fit: the G1 ones streamed there from the file as it is
+ * read (the host never holds them), B_G2's (6.4 of a 32 GiB sector's 44 GiB) or all of
+ * them copied from host memory, whose copy then goes. The prover's cgroup then holds the
+ * densities alone of the key. A key the backend cannot take after all its bases went to
+ * the card is dropped. */
 static int key_get(struct prover *p, const struct ipc_task *t, const char *circuit_path,
                    const struct groth16_pk **ret, uint64_t *ret_load_usec) {
         const struct prover_backend_ops *ops = p->backend->ops;
@@ -141,7 +142,7 @@ static int key_get(struct prover *p, const struct ipc_task *t, const char *circu
         if (r >= 0 && *ret_load_usec && ops->adopt_key) {
                 r = ops->adopt_key(p->backend, *ret);
                 if (r > 0)
-                        (void)prover_keys_release_g1(p->keys, *ret);
+                        (void)prover_keys_release_bases(p->keys, *ret);
                 if (r < 0)
                         (void)prover_keys_forget(p->keys, (enum job_kind)t->kind, t->key_path);
         }

@@ -191,10 +191,11 @@ static void prove_compact(struct prover_backend *backend, const struct groth16_p
         }
 }
 
-/* A key adopted as the prover does on loading it: where the backend holds its G1 bases on
+/* A key adopted as the prover does on loading it: where the backend holds its bases on
  * the card (the CUDA one with SrsResidence=auto: this small key fits) their host arrays
- * go, as prover_keys_release_g1 frees them, and partitions still prove from the compact
- * witness and from a, b, c. The CPU backend keeps the host copy (no adopt_key). */
+ * go, B_G2's too, as prover_keys_release_bases frees them, and partitions still prove from
+ * the compact witness and from a, b, c (the B_G2 tail on the card). The CPU backend keeps
+ * the host copy (no adopt_key). */
 static void prove_adopted(struct prover_backend *backend, const struct groth16_pk *key,
                           const struct groth16_vk *vk, const struct pce *pce, const char *pce_path,
                           const fr_t *w) {
@@ -212,6 +213,7 @@ static void prove_adopted(struct prover_backend *backend, const struct groth16_p
         }
         assert_int_equal(backend->ops->adopt_key(backend, &pk), 1);
         pk.a = pk.b1 = pk.l = pk.h = NULL;
+        pk.b2 = NULL;
         assert_int_equal(
                 pce_compact_from_full(w, (uint32_t)pk.n_public, pk.n_vars - 1 - pk.n_public, &cw),
                 0);
@@ -232,8 +234,9 @@ static void flip_byte(const char *path, uint64_t offset) {
 
 /* The key in bellperson's layout loaded as the prover loads it, its G1 bases streamed to
  * the card as the file is read (the CUDA backend's sink, in pieces of 100 points): the host
- * holds B_G2 alone, partitions prove from the compact witness and from a, b, c, and a file
- * with a point off the curve fails the load. The CPU backend offers no sink. */
+ * holds B_G2 alone until the backend adopts the key and copies it to the card too, then
+ * none of the bases; partitions prove from the compact witness and from a, b, c, and a
+ * file with a point off the curve fails the load. The CPU backend offers no sink. */
 static void prove_streamed(struct prover_backend *backend, const char *params_path,
                            const struct groth16_vk *vk, const struct pce *pce, const char *pce_path,
                            const fr_t *w) {
@@ -259,6 +262,10 @@ static void prove_streamed(struct prover_backend *backend, const char *params_pa
         assert_int_equal(prover_keys_bytes(cache), groth16_pk_b_points(pk) * sizeof(g2_affine_t));
         assert_int_equal(backend->ops->adopt_key(backend, pk), 1);
         backend->ops->key_sink_done(backend);
+        assert_int_equal(prover_keys_release_bases(cache, pk),
+                         groth16_pk_b_points(pk) * sizeof(g2_affine_t));
+        assert_null(pk->b2);
+        assert_int_equal(prover_keys_bytes(cache), 0);
         const struct prover_inputs in = {.pk = pk,
                                          .log_domain_size = pk->log_domain_size,
                                          .compact = &cw.w,
@@ -467,10 +474,10 @@ static void test_g2_placement(void **state) {
 }
 #endif
 
-/* The prover's key cache frees the host copy of a .params key's G1 bases once a backend
- * holds them (prover_keys_release_g1): B_G2 stays, the bytes held drop by exactly the G1
- * arrays, and a second release frees nothing. */
-static void test_keys_release_g1(void **state) {
+/* The prover's key cache frees the host copy of a .params key's bases once a backend
+ * holds them (prover_keys_release_bases): the bytes held drop by exactly the G1 and B_G2
+ * arrays, to none, and a second release frees nothing. */
+static void test_keys_release_bases(void **state) {
         _cleanup_(pce_freep) struct pce *pce = NULL;
         _cleanup_free_ fr_t *w = NULL;
         _cleanup_(groth16_keys_freep) struct groth16_keys *keys = NULL;
@@ -496,14 +503,14 @@ static void test_keys_release_g1(void **state) {
               groth16_h_bases(pk->h_convention, pk->log_domain_size)) *
              sizeof(g1_affine_t);
         assert_int_equal(before, g1 + pk->n_vars * sizeof(g2_affine_t));
-        assert_int_equal(prover_keys_release_g1(cache, pk), g1);
+        assert_int_equal(prover_keys_release_bases(cache, pk), before);
         assert_null(pk->a);
         assert_null(pk->b1);
         assert_null(pk->l);
         assert_null(pk->h);
-        assert_non_null(pk->b2);
-        assert_int_equal(prover_keys_bytes(cache), before - g1);
-        assert_int_equal(prover_keys_release_g1(cache, pk), 0);
+        assert_null(pk->b2);
+        assert_int_equal(prover_keys_bytes(cache), 0);
+        assert_int_equal(prover_keys_release_bases(cache, pk), 0);
         assert_int_equal(prover_keys_forget(cache, JOB_SYNTHETIC_PCE, path), 0);
         assert_int_equal(prover_keys_bytes(cache), 0);
         prover_keys_free(cache);
@@ -520,7 +527,7 @@ int main(void) {
                 cmocka_unit_test(test_g2_placement),
                 cmocka_unit_test(test_gpu_one_lane),
 #endif
-                cmocka_unit_test(test_keys_release_g1),
+                cmocka_unit_test(test_keys_release_bases),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
