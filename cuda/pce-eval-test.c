@@ -15,9 +15,11 @@
  * from the host's a, b, c and witness and from the compact witness
  * (gpu_prove_start_compact), with a key made here for the PCE in
  * bellperson's layout (seeded, for tests only; --timing-only: random
- * points, no verification): the MSMs' results equal bit for bit, the
- * compact path's proof verifies (groth16_verify), and each path's GPU stage
- * and host-to-device bytes printed.
+ * points, no verification; --params FILE: the key of that .params file in
+ * bellperson's layout, such as bench/porep-32g-daemon.sh's timing-only SRS,
+ * verified unless it is timing-only): the MSMs' results equal bit for bit,
+ * the compact path's proof verifies (groth16_verify), and each path's GPU
+ * stage with its parts and host-to-device bytes printed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +39,7 @@
 #include "cuda/gpu-prove.h"
 #include "cuda/pce-eval.h"
 #include "filecoin/seal/synth-c1.h"
+#include "formats/bellperson_params.h"
 #include "zk/big_alloc.h"
 #include "zk/groth16_pack.h"
 #include "zk/groth16_setup.h"
@@ -44,7 +47,7 @@
 #define EXIT_SKIP 77
 
 struct options {
-        const char *pce_dir;
+        const char *pce_dir, *params;
         unsigned partition, runs;
         bool prove, timing_only;
 };
@@ -143,13 +146,37 @@ static int run_device(gpu_context_t *ctx, const struct options *o, const struct 
 /* A key for pce in bellperson's layout (a, b1, b2 packed to the wires A
  * and B use), as a PoRep .params file holds it. */
 struct test_key {
-        struct groth16_keys *keys;
+        struct groth16_keys *keys;        /* made here */
+        struct bellperson_params *params; /* or loaded (--params) */
         struct wire_density *a_density, *b_density;
         struct groth16_packed_arrays arrays;
         struct groth16_pk pk;
 };
 
+/* The key's verifying key, or NULL where its proofs are not to be verified. */
+static const struct groth16_vk *test_key_vk(const struct test_key *k) {
+        if (k->params)
+                return k->params->timing_only ? NULL : &k->params->vk->vk;
+        return k->keys->timing_only ? NULL : &k->keys->vk;
+}
+
+/* --params: the file's key, with the densities of pce. */
+static int test_key_load(const char *path, const struct pce *pce, struct test_key *ret) {
+        const double t0 = now_sec();
+        int r = bellperson_params_load(path, false, &ret->params);
+
+        if (r < 0 ||
+            (r = pce_params_densities(pce, ret->params, &ret->a_density, &ret->b_density)) < 0 ||
+            (r = bellperson_params_to_pk(ret->params, ret->a_density, ret->b_density, &ret->pk)) <
+                    0)
+                return r;
+        printf("%s%s loaded in %.1f s\n", path, ret->params->timing_only ? " (timing-only)" : "",
+               now_sec() - t0);
+        return 0;
+}
+
 static void test_key_free(struct test_key *k) {
+        bellperson_params_free(k->params);
         groth16_packed_arrays_free(&k->arrays);
         wire_density_free(k->a_density);
         wire_density_free(k->b_density);
@@ -169,6 +196,8 @@ static int test_key_make(const struct options *o, const struct pce *pce, struct 
         const double t0 = now_sec();
         int r;
 
+        if (o->params)
+                return test_key_load(o->params, pce, ret);
         groth16_toxic_waste_from_seed(&tw, seed, sizeof(seed));
         r = o->timing_only ? groth16_setup_timing_only(&timing, NULL, &ret->keys)
                            : pce_groth16_setup(pce, &tw, NULL, &ret->keys);
@@ -251,8 +280,8 @@ static int prove_both(const struct options *o, const char *name, const struct pc
                 return r;
         report(msm_equal(&host_msm, &compact_msm),
                "%s: the MSMs from the compact witness equal those from the host's", name);
-        if (!o->timing_only)
-                report(groth16_verify(&key.keys->vk, cw->inputs + 1, &proof) == 1,
+        if (test_key_vk(&key))
+                report(groth16_verify(test_key_vk(&key), cw->inputs + 1, &proof) == 1,
                        "%s: the proof from the compact witness verifies", name);
         return 0;
 }
@@ -302,6 +331,7 @@ static int parse(int argc, char **argv, struct options *o) {
                 {"runs", required_argument, NULL, 'n'},
                 {"prove", no_argument, NULL, 'p'},
                 {"timing-only", no_argument, NULL, 't'},
+                {"params", required_argument, NULL, 'P'},
                 {0},
         };
         int c;
@@ -324,6 +354,10 @@ static int parse(int argc, char **argv, struct options *o) {
                 case 't':
                         o->timing_only = o->prove = true;
                         break;
+                case 'P':
+                        o->params = optarg;
+                        o->prove = true;
+                        break;
                 default:
                         return -EINVAL;
                 }
@@ -337,7 +371,7 @@ int main(int argc, char **argv) {
 
         if (parse(argc, argv, &o) < 0) {
                 fputs("usage: cuda-pce-eval-test [--pce-dir DIR] [--partition K] [--runs N] "
-                      "[--prove] [--timing-only] C1.json|REGISTERED-PROOF...\n",
+                      "[--prove] [--timing-only | --params FILE] C1.json|REGISTERED-PROOF...\n",
                       stderr);
                 return 2;
         }
