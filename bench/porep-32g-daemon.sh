@@ -16,6 +16,8 @@
 #
 # COMPACT_WITNESS is [GPU] CompactWitness= (auto by default here: the worker hands the
 # prover the compact witness, a, b, c are made on the GPU; "no" for the full form).
+# MEMORY_MAX=SIZE in the environment sets memory.max of cuzkd's cgroup (a smaller host:
+# TotalBudget=auto follows it).
 set -u -o pipefail
 
 build=${1:?usage: $0 BUILD_DIR [COUNT] [CONCURRENCY]}
@@ -77,7 +79,8 @@ CONF
 rm -rf "$work/spool" "$work/sock"
 mkdir -p "$cg"
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-step "cuzkd in $cg"
+[ -z "${MEMORY_MAX:-}" ] || echo "$MEMORY_MAX" >"$cg/memory.max"
+step "cuzkd in $cg (memory.max $(cat "$cg/memory.max"))"
 start_cuzkd "$work/cuzkd.log"
 step "cuzk-bench batch --type porep, $count proofs, $concurrency at a time"
 timed 900 "$build/cli/cuzk-bench" -s "$work/sock" batch -t porep --c1 "$work/c1.json" \
