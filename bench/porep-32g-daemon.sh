@@ -17,7 +17,7 @@
 # COMPACT_WITNESS is [GPU] CompactWitness= (auto by default here: the worker hands the
 # prover the compact witness, a, b, c are made on the GPU; "no" for the full form).
 # MEMORY_MAX=SIZE in the environment sets memory.max of cuzkd's cgroup (a smaller host:
-# TotalBudget=auto follows it).
+# TotalBudget=auto follows it); WARM=0 skips the preload from the page cache.
 set -u -o pipefail
 
 build=${1:?usage: $0 BUILD_DIR [COUNT] [CONCURRENCY]}
@@ -97,6 +97,7 @@ grep -E "compact witness" "$work/cuzkd.log" | head -12
 # ones overlap on two lanes), and its B_G2 tail.
 grep -E "GPU stage" "$work/cuzkd.log" | head -24
 
+[ "${WARM:-1}" = 0 ] && exit 0
 # The key load again, from a file in the page cache: a fresh cuzkd (and cgroup) preloads it.
 step "the .params file read into the page cache"
 timed 300 cat "$work/params/$stem.params" >/dev/null
