@@ -59,6 +59,12 @@ uint64_t partition_device_bytes(const struct groth16_pk *pk);
 uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars);
 /* A density's words and ranks on the device (0 for NULL): wire_density_bytes. */
 size_t density_device_bytes(const struct wire_density *d);
+/* Fills the roles after the G1 ones (the densities, B_G2) with pk's host arrays. */
+void resident_extras(const struct groth16_pk *pk, const void *host[RESIDENT_ROLES],
+                     size_t bytes[RESIDENT_ROLES]);
+/* k holds pk's arrays now: its points from its device arrays, role i's in owner[i]'s. */
+void resident_key_set(struct resident_key *k, const struct groth16_pk *pk,
+                      const size_t owner[RESIDENT_ROLES]);
 /* Copies each role's host array (bytes[i] of it; none where 0) into k's device memory, a
  * density as density_gather_step reads it; on failure frees what was copied. */
 int copy_arrays(gpu_prover_t *prover, struct resident_key *k,

@@ -93,6 +93,16 @@ static int copy_density(gpu_prover_t *prover, void *d_words, const struct wire_d
         return r < 0 ? r : gpu_copy_to_device(prover->ctx, (char *)d_words + half, d->rank, half);
 }
 
+void resident_extras(const struct groth16_pk *pk, const void *host[RESIDENT_ROLES],
+                     size_t bytes[RESIDENT_ROLES]) {
+        host[RESIDENT_A_DENSITY] = pk->a_density;
+        bytes[RESIDENT_A_DENSITY] = density_device_bytes(pk->a_density);
+        host[RESIDENT_B_DENSITY] = pk->b_density;
+        bytes[RESIDENT_B_DENSITY] = density_device_bytes(pk->b_density);
+        host[RESIDENT_B2] = pk->b2;
+        bytes[RESIDENT_B2] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
+}
+
 /* pk's arrays for the card (host[] and bytes[], an array serving several
  * roles once, its owner[]) and their sum. */
 static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RESIDENT_ROLES],
@@ -104,12 +114,7 @@ static uint64_t resident_arrays(const struct groth16_pk *pk, const void *host[RE
         host[2] = pk->l, bytes[2] = (pk->n_vars - pk->n_public - 1) * sizeof(g1_affine_t);
         host[3] = pk->h;
         bytes[3] = groth16_h_bases(pk->h_convention, pk->log_domain_size) * sizeof(g1_affine_t);
-        host[RESIDENT_A_DENSITY] = pk->a_density;
-        bytes[RESIDENT_A_DENSITY] = density_device_bytes(pk->a_density);
-        host[RESIDENT_B_DENSITY] = pk->b_density;
-        bytes[RESIDENT_B_DENSITY] = density_device_bytes(pk->b_density);
-        host[RESIDENT_B2] = pk->b2;
-        bytes[RESIDENT_B2] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
+        resident_extras(pk, host, bytes);
         share_roles(host, bytes, owner, RESIDENT_ROLES);
         for (size_t i = 0; i < RESIDENT_ROLES; i++)
                 need += bytes[i];
@@ -201,7 +206,15 @@ static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         r = copy_arrays(prover, k, host, bytes);
         if (r < 0)
                 return required ? r : 0;
-        /* A role of no points keeps NULL: its MSM reads nothing. */
+        resident_key_set(k, pk, owner);
+        log_info("SRS resident on the GPU: %.1f GiB of G1 and B_G2 bases and densities",
+                 (double)need / (1u << 30));
+        return 0;
+}
+
+/* A role of no points keeps NULL: its MSM reads nothing. */
+void resident_key_set(struct resident_key *k, const struct groth16_pk *pk,
+                      const size_t owner[RESIDENT_ROLES]) {
         k->points = (gpu_pk_points_t){.a = k->d_arrays[owner[GPU_KEY_A]],
                                       .b1 = k->d_arrays[owner[GPU_KEY_B1]],
                                       .l = k->d_arrays[owner[GPU_KEY_L]],
@@ -210,9 +223,6 @@ static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
                                       .b_density = k->d_arrays[owner[RESIDENT_B_DENSITY]],
                                       .b2 = k->d_arrays[owner[RESIDENT_B2]]};
         k->pk = pk;
-        log_info("SRS resident on the GPU: %.1f GiB of G1 and B_G2 bases and densities",
-                 (double)need / (1u << 30));
-        return 0;
 }
 
 const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk) {

@@ -165,7 +165,7 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
         /* The densities and B_G2 go as make_resident copies them; the G1 bases are there
          * already. */
         const void *host[RESIDENT_ROLES] = {0};
-        size_t bytes[RESIDENT_ROLES] = {0};
+        size_t bytes[RESIDENT_ROLES] = {0}, own[RESIDENT_ROLES];
         struct resident_key *k;
         int r;
 
@@ -177,25 +177,15 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
         if (!k)
                 return log_error_errno(ENOMEM, "SRS stream: %d keys are already on the GPU",
                                        RESIDENT_KEYS_MAX);
-        host[RESIDENT_A_DENSITY] = pk->a_density;
-        bytes[RESIDENT_A_DENSITY] = density_device_bytes(pk->a_density);
-        host[RESIDENT_B_DENSITY] = pk->b_density;
-        bytes[RESIDENT_B_DENSITY] = density_device_bytes(pk->b_density);
-        host[RESIDENT_B2] = pk->b2;
-        bytes[RESIDENT_B2] = groth16_pk_b_points(pk) * sizeof(g2_affine_t);
+        resident_extras(pk, host, bytes);
         r = copy_arrays(prover, k, host, bytes);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < GPU_KEY_G1_ROLES; i++)
                 k->d_arrays[i] = TAKE_PTR(s->d_bases[i]);
-        k->points = (gpu_pk_points_t){.a = k->d_arrays[GPU_KEY_A],
-                                      .b1 = k->d_arrays[GPU_KEY_B1],
-                                      .l = k->d_arrays[GPU_KEY_L],
-                                      .h = k->d_arrays[GPU_KEY_H],
-                                      .a_density = k->d_arrays[RESIDENT_A_DENSITY],
-                                      .b_density = k->d_arrays[RESIDENT_B_DENSITY],
-                                      .b2 = k->d_arrays[RESIDENT_B2]};
-        k->pk = pk;
+        for (size_t i = 0; i < RESIDENT_ROLES; i++)
+                own[i] = i; /* every role its own array */
+        resident_key_set(k, pk, own);
         log_info("SRS streamed to the GPU: %.1f GiB of G1 bases, decoded there; %.1f GiB of "
                  "B_G2 bases copied",
                  (double)(stream_need(&s->shape) - 2 * wire_density_bytes(s->shape.n_vars) -
