@@ -130,6 +130,9 @@ void gpu_context_free(gpu_context_t *ctx) {
                 for (auto &per_roots : per_log)
                         for (cuzk::fr_dev *table : per_roots)
                                 (void)cudaFree(table);
+        for (auto &per_roots : ctx->direct_tables)
+                for (cuzk::fr_dev *table : per_roots)
+                        (void)cudaFree(table);
         for (auto &slot : ctx->slots)
                 (void)cudaFree(slot.p);
         for (cudaEvent_t e : ctx->input_ready)

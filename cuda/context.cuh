@@ -85,6 +85,9 @@ struct gpu_context {
         /* Powers of omega (or omega^-1) per size and root convention, built
          * on first use: [log_size][roots][inverse]. */
         cuzk::fr_dev *omega_tables[NTT_MAX_LOG_SIZE + 1][2][2];
+        /* The direct twiddle table (NTT_DIRECT_LOG) per root convention and
+         * direction, [roots][inverse], built on first use. */
+        cuzk::fr_dev *direct_tables[2][2];
         struct {
                 void *p;
                 size_t bytes;
@@ -156,6 +159,16 @@ int gpu_msm_collect(gpu_context_t *ctx);
  * split as gpu_g1_msm_queue's. Waits for the result. */
 int gpu_g2_msm_device(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *d_points,
                       const fr_t *d_scalars, size_t n, const struct gpu_msm_split *split);
+
+namespace cuzk {
+/* gpu_ntt_device's transform with its result multiplied by factor (NULL:
+ * 1; log_size >= 1), folded into the scaling it has anyway: an inverse
+ * with factor 2^log_size does no scaling, a coset forward takes its
+ * factor into the powers of the shift (ntt_make_specs). */
+int ntt_device_scaled(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                      gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift,
+                      const fr_t *factor);
+} // namespace cuzk
 
 /* A scratch buffer of at least `bytes` for `slot` (contents undefined). */
 int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret);

@@ -175,6 +175,8 @@ struct host_pow_table {
                 table.hi = data.data() + s.lo_count;
                 table.lo_bits = s.lo_bits;
         }
+        host_pow_table(const host_pow_table &) = delete; /* table points into data */
+        host_pow_table(host_pow_table &&) = default;
 };
 
 /* Runs each block of a launch in turn, as one thread. Like a host-to-host
@@ -219,12 +221,37 @@ struct emu_ntt_backend {
 
 /* In place on data, through a scratch copy that starts as garbage; chunks
  * as in a host-to-host GPU transform. */
+/* The direct tables of one convention and size, [inverse], built once (as
+ * the device keeps them in its context). */
+struct host_direct_tables {
+        host_pow_table table[2];
+        unsigned log_d;
+
+        host_direct_tables(ntt_roots_t roots, unsigned log)
+            : table{host_pow_table(direct_spec(roots, log, false)),
+                    host_pow_table(direct_spec(roots, log, true))},
+              log_d(log) {
+        }
+
+        static pow_spec direct_spec(ntt_roots_t roots, unsigned log, bool inverse) {
+                fr_t shift;
+                fr_set_one(&shift);
+                return ntt_make_specs(log, roots, inverse ? NTT_KIND_INVERSE : NTT_KIND_FORWARD,
+                                      NTT_DEV_NR, &shift, log)
+                        .direct;
+        }
+};
+
 static void emu_ntt(fr_dev *data, unsigned log_n, ntt_roots_t roots, ntt_kind kind,
-                    ntt_dev_order order, const fr_t *shift, unsigned max_k, uint32_t chunks) {
-        const ntt_specs specs = ntt_make_specs(log_n, roots, kind, order, shift);
+                    ntt_dev_order order, const fr_t *shift, unsigned max_k, uint32_t chunks,
+                    const host_direct_tables &direct, const fr_t *factor) {
+        const ntt_specs specs =
+                ntt_make_specs(log_n, roots, kind, order, shift, direct.log_d, factor);
         host_pow_table omega(specs.omega), pre(specs.pre), post(specs.post);
         ntt_tables tables;
         tables.omega = omega.table;
+        tables.direct = direct.table[ntt_kind_is_inverse(kind)].table;
+        tables.direct_log = direct.log_d;
         tables.pre = {specs.pre_mode, pre.table};
         tables.post = {specs.post_mode, post.table};
         std::vector<fr_dev> scratch(1ull << log_n);
@@ -258,8 +285,13 @@ static const char *const kind_names[] = {"forward", "inverse", "coset-forward", 
 static const char *const order_names[] = {"NN", "NR", "RN"};
 
 /* Every kind and order at every size up to max_log, both conventions,
- * with passes of at most max_k stages. */
-static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks) {
+ * with passes of at most max_k stages and a direct twiddle table of
+ * 2^direct_log (0: none, every root from the powers of omega). A third of
+ * the cases multiply the result by a random factor and a third by n (which
+ * cancels an inverse's 1/n), checked against zk/'s result times it. */
+static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks, unsigned direct_log) {
+        const host_direct_tables direct[2] = {host_direct_tables(NTT_ROOTS_SNARKJS, direct_log),
+                                              host_direct_tables(NTT_ROOTS_BELLPERSON, direct_log)};
         for (unsigned log_n = 0; log_n <= max_log; log_n++) {
                 const size_t n = (size_t)1 << log_n;
                 bool ok = true;
@@ -283,9 +315,17 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks) {
                                         }
                                         cpu_ntt(d, ref.data(), (ntt_kind)kind, (ntt_dev_order)order,
                                                 &shift);
+                                        fr_t factor;
+                                        const int how = log_n ? (kind + order + roots) % 3 : 0;
+                                        if (how == 1)
+                                                random_fr(&factor);
+                                        else
+                                                fr_from_u64(&factor, n);
+                                        for (size_t i = 0; how && i < n; i++)
+                                                fr_mul(&ref[i], &ref[i], &factor);
                                         emu_ntt(dev.data(), log_n, (ntt_roots_t)roots,
                                                 (ntt_kind)kind, (ntt_dev_order)order, &shift, max_k,
-                                                chunks);
+                                                chunks, direct[roots], how ? &factor : nullptr);
                                         const bool same_all = memcmp(dev.data(), ref.data(),
                                                                      n * sizeof(fr_t)) == 0;
                                         if (!same_all)
@@ -296,11 +336,11 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks) {
                                 }
                         ntt_domain_free(d);
                 }
-                char what[96];
-                snprintf(
-                        what, sizeof(what),
-                        "ntt 2^%u, passes of <= %u stages, %u chunks: 4 kinds x 3 orders x 2 roots",
-                        log_n, max_k, chunks);
+                char what[128];
+                snprintf(what, sizeof(what),
+                         "ntt 2^%u, passes of <= %u stages, %u chunks, direct 2^%u: 4 kinds x 3 "
+                         "orders x 2 roots",
+                         log_n, max_k, chunks, direct_log);
                 report(ok, what);
         }
 }
@@ -720,9 +760,11 @@ int main(void) {
         test_fp_arith();
         test_fp_mul_add();
         test_fr_canonical_and_pow();
-        test_ntt(13, NTT_PASS_MAX_K, NTT_HOST_CHUNKS); /* as host-to-host transforms */
-        test_ntt(12, 3, 1);                            /* as device-resident ones */
-        test_ntt(12, 3, 4);
+        /* As host-to-host transforms: at 2^13 the first pass's twiddles come
+         * from omega's powers, the second's from the direct table. */
+        test_ntt(13, NTT_PASS_MAX_K, NTT_HOST_CHUNKS, 8);
+        test_ntt(12, 3, 1, 0); /* as device-resident ones, no direct table */
+        test_ntt(12, 3, 4, 5); /* many passes, each table for some */
         test_curve();
         test_msm<g1_emu>();
         test_msm<g2_emu>();

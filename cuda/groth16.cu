@@ -20,26 +20,36 @@ extern "C" {
 using namespace cuzk;
 
 /* Evaluations on <omega> -> evaluations on shift<omega>, natural order both
- * ways (the inverse leaves bit-reversed coefficients for the coset NTT). */
+ * ways (the inverse leaves bit-reversed coefficients for the coset NTT).
+ * The inverse's 1/n goes into the coset's powers of the shift: one product
+ * an element fewer. */
 static int to_coset(gpu_context_t *ctx, fr_t *d_x, unsigned log_n, ntt_roots_t roots,
                     const fr_t *shift) {
-        GPU_TRY_R(gpu_ntt_device(ctx, d_x, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr));
-        return gpu_ntt_device(ctx, d_x, log_n, roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN, shift);
+        fr_t n, n_inv;
+        fr_from_u64(&n, 1ull << log_n);
+        fr_inv(&n_inv, &n);
+        /* one point (n = 1): no pass to fold into, and nothing to fold */
+        GPU_TRY_R(ntt_device_scaled(ctx, d_x, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr,
+                                    log_n ? &n : nullptr));
+        return ntt_device_scaled(ctx, d_x, log_n, roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN, shift,
+                                 log_n ? &n_inv : nullptr);
 }
 
 /* a = (a b - c) / Z on the coset, then (bellperson) back from it: H's
- * scalars in d_a. */
+ * scalars in d_a. Bellperson's way back takes 1/Z into its own scaling. */
 static int h_combine(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
                      ntt_roots_t roots, const fr_t *shift, const fr_t *z_inv, fr_t *d_a,
                      const fr_t *d_b, const fr_t *d_c) {
+        const bool back = conv == GROTH16_H_BELLPERSON, fold = back && log_n > 0;
         fr_dev z;
         memcpy(&z, z_inv, sizeof(z));
         GPU_TRY_R(gpu_launch_step(
-                ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z},
+                ctx,
+                h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z, !fold},
                 (size_t)1 << log_n));
-        if (conv == GROTH16_H_BELLPERSON)
-                GPU_TRY_R(gpu_ntt_device(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
-                                         NTT_ORDER_NN, shift));
+        if (back)
+                GPU_TRY_R(ntt_device_scaled(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
+                                            NTT_ORDER_NN, shift, fold ? z_inv : nullptr));
         return 0;
 }
 

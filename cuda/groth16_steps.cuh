@@ -8,16 +8,19 @@
 
 namespace cuzk {
 
-/* a[i] = (a[i] b[i] - c[i]) / Z on the coset (z_inv = 1/Z there). */
+/* a[i] = (a[i] b[i] - c[i]) / Z on the coset (z_inv = 1/Z there), or
+ * without the division when the transform after it takes 1/Z in its own
+ * scaling (scaled false). */
 struct h_combine_step {
         static constexpr unsigned block_threads = 256;
         fr_dev *a;
         const fr_dev *b, *c;
         fr_dev z_inv;
+        bool scaled;
 
         CUZK_HD void operator()(uint64_t i) const {
                 const fr_dev t = load_wide(&a[i]) * load_wide(&b[i]) - load_wide(&c[i]);
-                store_wide(&a[i], t * z_inv);
+                store_wide(&a[i], scaled ? t * z_inv : t);
         }
 };
 

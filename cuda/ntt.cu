@@ -69,12 +69,9 @@ static int build_pow_table(gpu_context_t *ctx, const pow_spec &spec, fr_dev *out
         return 0;
 }
 
-/* The powers of omega (inverse: omega^-1) for one size and convention,
- * built on first use; the stream orders the build before every transform. */
-static int omega_table(gpu_context_t *ctx, const pow_spec &spec, unsigned log_n, ntt_roots_t roots,
-                       bool inverse, pow_table *table) {
-        fr_dev **slot = &ctx->omega_tables[log_n][roots][inverse];
-
+/* A table kept in the context (slot) for later transforms: built on first
+ * use; the stream orders the build before every transform. */
+static int cached_table(gpu_context_t *ctx, const pow_spec &spec, fr_dev **slot, pow_table *table) {
         if (!*slot) {
                 GPU_TRY(ctx, cudaMalloc(slot, spec.entries() * sizeof(fr_dev)));
                 int r = build_pow_table(ctx, spec, *slot, table);
@@ -189,16 +186,21 @@ static bool valid_args(unsigned log_size, ntt_roots_t roots, gpu_ntt_kind_t kind
  * be->host is set. */
 static int ntt_transform(gpu_context_t *ctx, device_ntt_backend *be, unsigned log_size,
                          ntt_roots_t roots, gpu_ntt_kind_t kind, ntt_order_t order,
-                         const fr_t *shift, uint32_t chunks) {
+                         const fr_t *shift, uint32_t chunks, const fr_t *factor = nullptr) {
         const ntt_kind k = (ntt_kind)kind;
         const ntt_dev_order o = order == NTT_ORDER_NN   ? NTT_DEV_NN
                                 : order == NTT_ORDER_NR ? NTT_DEV_NR
                                                         : NTT_DEV_RN;
         const bool inverse = ntt_kind_is_inverse(k);
-        const ntt_specs specs = ntt_make_specs(log_size, roots, k, o, shift);
+        const ntt_specs specs =
+                ntt_make_specs(log_size, roots, k, o, shift, NTT_DIRECT_LOG, factor);
         ntt_tables tables;
 
-        GPU_TRY_R(omega_table(ctx, specs.omega, log_size, roots, inverse, &tables.omega));
+        GPU_TRY_R(cached_table(ctx, specs.omega, &ctx->omega_tables[log_size][roots][inverse],
+                               &tables.omega));
+        GPU_TRY_R(cached_table(ctx, specs.direct, &ctx->direct_tables[roots][inverse],
+                               &tables.direct));
+        tables.direct_log = NTT_DIRECT_LOG;
 
         void *scale = nullptr;
         GPU_TRY_R(gpu_scratch(ctx, GPU_SLOT_NTT_SCALE,
@@ -214,16 +216,23 @@ static int ntt_transform(gpu_context_t *ctx, device_ntt_backend *be, unsigned lo
         return be->error;
 }
 
-int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
-                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift) {
+int cuzk::ntt_device_scaled(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                            gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift,
+                            const fr_t *factor) {
         assert(ctx);
         assert(d_a);
 
-        if (!valid_args(log_size, roots, kind, order, shift))
+        /* A transform of one point runs no pass to fold a factor into. */
+        if (!valid_args(log_size, roots, kind, order, shift) || (factor && log_size == 0))
                 return -EINVAL;
         GPU_TRY_R(gpu_enter(ctx));
         device_ntt_backend be = {ctx, reinterpret_cast<fr_dev *>(d_a), 0, nullptr, nullptr};
-        return ntt_transform(ctx, &be, log_size, roots, kind, order, shift, 1);
+        return ntt_transform(ctx, &be, log_size, roots, kind, order, shift, 1, factor);
+}
+
+int gpu_ntt_device(gpu_context_t *ctx, fr_t *d_a, unsigned log_size, ntt_roots_t roots,
+                   gpu_ntt_kind_t kind, ntt_order_t order, const fr_t *shift) {
+        return ntt_device_scaled(ctx, d_a, log_size, roots, kind, order, shift, nullptr);
 }
 
 /* The per-chunk events of one host-to-host transform. */

@@ -37,13 +37,21 @@
 namespace cuzk {
 
 #define NTT_PASS_MAX_K 10
+/* The direct twiddle table holds w^j for j < 2^NTT_DIRECT_LOG (8 MiB), w a
+ * root of that size: a pass whose sub-problems have at most that many points
+ * reads its twiddles there with no product (the two-level table costs one
+ * product a twiddle). At 2^27 (passes of 9 stages) the second and third
+ * passes and every pass's local twiddles read it; only the first pass's
+ * inter-group twiddles, over 2^27 exponents, still pay the product. */
+#define NTT_DIRECT_LOG 18
 /* Elements per block: 2^10 (32 KiB) plus up to 2^9 local twiddles (16 KiB)
  * stay within the default 48 KiB of shared memory. */
 #define NTT_BLOCK_LOG 10
 #define NTT_BLOCK_THREADS_MAX 256
 
 /* c * g^e, from two tables: lo[j] = c g^j (j < 2^lo_bits) and
- * hi[j] = g^(j 2^lo_bits); one multiplication per value. */
+ * hi[j] = g^(j 2^lo_bits); one multiplication per value with e >= 2^lo_bits,
+ * none below (a direct table is one whose exponents all stay below). */
 struct pow_table {
         const fr_dev *lo;
         const fr_dev *hi;
@@ -82,9 +90,15 @@ struct ntt_pass_params {
         uint32_t k;        /* stages in this pass */
         uint32_t log_cols; /* log2 of the groups per block */
         uint32_t dif;      /* 1: DIF (NR), 0: DIT (RN) */
-        pow_table omega;   /* powers of the size-n root (omega or omega^-1), c = 1 */
-        ntt_scale pre;     /* applied to the pass's input */
-        ntt_scale post;    /* applied to the pass's output */
+        /* Roots of unity as tw.at(y << tw_shift) = w_M^y, M = 2^(L - s0) the
+         * sub-problems' size, and local.at(j << local_shift) = w_2^k^j: each
+         * the direct table where it reaches, else the powers of omega. */
+        pow_table tw;
+        uint32_t tw_shift;
+        pow_table local;
+        uint32_t local_shift;
+        ntt_scale pre;  /* applied to the pass's input */
+        ntt_scale post; /* applied to the pass's output */
 };
 
 CUZK_HD uint32_t bit_reverse32(uint32_t x, unsigned bits) {
@@ -152,12 +166,12 @@ CUZK_HD ntt_slot ntt_pass_slot(const ntt_pass_params &p, uint64_t block, uint32_
         return s;
 }
 
-/* w_N^(lo rev_k(m)) for the slot, in powers of the size-n root. */
+/* The exponent y of w_N^y = w_N^(lo rev_k(m)) for the slot. */
 CUZK_HD uint64_t ntt_twiddle_exponent(const ntt_pass_params &p, uint64_t block, const ntt_slot &s) {
         const unsigned log_S = p.log_n - p.s0 - p.k;
         const uint64_t g = (block << p.log_cols) + s.t;
         const uint64_t lo = g & ((1ull << log_S) - 1);
-        return (lo * bit_reverse32(s.m, p.k)) << p.s0;
+        return lo * bit_reverse32(s.m, p.k);
 }
 
 template <class Sync>
@@ -166,9 +180,9 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
         const uint32_t cols = 1u << p.log_cols, elems = cols << p.k, half_k = 1u << (p.k - 1);
         const uint32_t butterflies = elems / 2;
 
-        /* Local twiddles w_2^k^j = omega^(j 2^(L-k)), j < 2^(k-1). */
+        /* Local twiddles w_2^k^j, j < 2^(k-1). */
         for (uint32_t j = tid; j < half_k; j += nthreads)
-                store_wide(&sh_tw[j], p.omega.at((uint64_t)j << (p.log_n - p.k)));
+                store_wide(&sh_tw[j], p.local.at((uint64_t)j << p.local_shift));
 
         for (uint32_t e = tid; e < elems; e += nthreads) {
                 const ntt_slot s = ntt_pass_slot(p, block, e);
@@ -176,7 +190,7 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
                 if (!p.dif) {
                         const uint64_t te = ntt_twiddle_exponent(p, block, s);
                         if (te)
-                                x = x * p.omega.at(te);
+                                x = x * p.tw.at(te << p.tw_shift);
                 }
                 store_wide(&sh[(s.m << p.log_cols) + s.t], x);
         }
@@ -212,7 +226,7 @@ CUZK_HD void ntt_pass_block(const ntt_pass_params &p, fr_dev *data, uint64_t blo
                 if (p.dif) {
                         const uint64_t te = ntt_twiddle_exponent(p, block, s);
                         if (te)
-                                x = x * p.omega.at(te);
+                                x = x * p.tw.at(te << p.tw_shift);
                 }
                 store_wide(&data[s.addr], ntt_apply_scale(p.post, x, s.addr, p.log_n));
         }

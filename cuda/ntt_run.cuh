@@ -66,13 +66,36 @@ inline uint32_t ntt_pass_threads(unsigned k, unsigned log_cols) {
         return butterflies < NTT_BLOCK_THREADS_MAX ? butterflies : NTT_BLOCK_THREADS_MAX;
 }
 
-/* The tables a transform needs: powers of its root, and the scaling
- * applied before the first and after the last pass. */
+/* The tables a transform needs: powers of its root, the direct table of
+ * a root of size 2^direct_log (0: none), and the scaling applied before
+ * the first and after the last pass. */
 struct ntt_tables {
-        pow_table omega; /* omega or omega^-1 */
+        pow_table omega;  /* omega or omega^-1 */
+        pow_table direct; /* w^j, j < 2^direct_log, inverse with omega */
+        uint32_t direct_log;
         ntt_scale pre;
         ntt_scale post;
 };
+
+/* Where pass p finds its roots: the direct table for sub-problems of at
+ * most 2^direct_log points, the powers of omega otherwise (ntt_pass_params). */
+inline void ntt_pass_roots(ntt_pass_params &p, const ntt_tables &t) {
+        const uint32_t log_m = p.log_n - p.s0;
+        if (log_m <= t.direct_log) {
+                p.tw = t.direct;
+                p.tw_shift = t.direct_log - log_m;
+        } else {
+                p.tw = t.omega;
+                p.tw_shift = p.s0;
+        }
+        if (p.k <= t.direct_log) {
+                p.local = t.direct;
+                p.local_shift = t.direct_log - p.k;
+        } else {
+                p.local = t.omega;
+                p.local_shift = p.log_n - p.k;
+        }
+}
 
 /* Chunks of a host-to-host transform's first and last pass, each with its
  * own copy, so that PCIe overlaps the arithmetic (ntt_run). */
@@ -138,7 +161,7 @@ void ntt_run(Backend &backend, unsigned log_n, ntt_dev_order order, const ntt_ta
                 p.k = plan.k[pass];
                 p.log_cols = ntt_pass_log_cols(log_n, p.k);
                 p.dif = dif;
-                p.omega = tables.omega;
+                ntt_pass_roots(p, tables);
                 p.pre.mode = NTT_SCALE_NONE;
                 p.post.mode = NTT_SCALE_NONE;
                 const bool first = i == 0, last = i + 1 == plan.passes;
@@ -238,9 +261,23 @@ inline pow_spec make_const_spec(const fr_t &c) {
         return s;
 }
 
+/* The direct table of w = the root of size 2^log_d (c = 1, one hi entry:
+ * every exponent below 2^log_d reads lo alone). */
+inline pow_spec make_direct_spec(const fr_t &w, unsigned log_d) {
+        pow_spec s;
+        fr_set_one(&s.c);
+        s.g = w;
+        s.g_step = w;
+        s.lo_bits = log_d;
+        s.lo_count = 1u << log_d;
+        s.hi_count = 1;
+        return s;
+}
+
 /* Everything a transform's tables hold, from zk/'s conventions. */
 struct ntt_specs {
         pow_spec omega;
+        pow_spec direct; /* w_2^direct_log or its inverse, with omega */
         ntt_scale_mode pre_mode, post_mode;
         pow_spec pre, post; /* meaningful when the mode is not NONE */
 };
@@ -249,31 +286,50 @@ inline bool ntt_kind_is_inverse(ntt_kind kind) {
         return kind == NTT_KIND_INVERSE || kind == NTT_KIND_COSET_INVERSE;
 }
 
+/* direct_log: the direct table's size (log), 0 for none. zk/'s roots form
+ * one chain (the root of size 2^m is the square of that of 2^(m+1)), so the
+ * table of 2^direct_log serves every smaller sub-problem. factor (NULL: 1)
+ * multiplies the result, folded into the scaling the transform has anyway
+ * (an inverse's 1/n, a coset's powers); a constant scaling that comes out
+ * as 1 is dropped (an inverse with factor n costs no product). */
 inline ntt_specs ntt_make_specs(unsigned log_n, ntt_roots_t roots, ntt_kind kind,
-                                ntt_dev_order order, const fr_t *shift) {
+                                ntt_dev_order order, const fr_t *shift, unsigned direct_log,
+                                const fr_t *factor = nullptr) {
         ntt_specs s;
-        fr_t omega, one, size_inv, shift_inv;
+        fr_t omega, one, size_inv, shift_inv, w_direct, c;
 
         fr_set_one(&one);
         ntt_root_of_unity(&omega, log_n, roots);
-        if (ntt_kind_is_inverse(kind))
+        ntt_root_of_unity(&w_direct, direct_log, roots);
+        if (ntt_kind_is_inverse(kind)) {
                 fr_inv(&omega, &omega);
+                fr_inv(&w_direct, &w_direct);
+        }
         s.omega = make_pow_spec(one, omega, log_n);
+        s.direct = make_direct_spec(w_direct, direct_log);
         s.pre_mode = ntt_pre_mode(kind, order);
         s.post_mode = ntt_post_mode(kind, order);
         s.pre = make_const_spec(one);
         s.post = make_const_spec(one);
-        if (s.pre_mode != NTT_SCALE_NONE)
-                s.pre = make_pow_spec(one, *shift, log_n);
-        if (s.post_mode != NTT_SCALE_NONE) {
+        c = factor ? *factor : one;
+        if (s.pre_mode != NTT_SCALE_NONE) {
+                s.pre = make_pow_spec(c, *shift, log_n);
+                return s;
+        }
+        if (s.post_mode == NTT_SCALE_NONE)
+                s.post_mode = NTT_SCALE_CONST; /* a forward transform's factor */
+        if (ntt_kind_is_inverse(kind)) {
                 fr_from_u64(&size_inv, 1ull << log_n);
                 fr_inv(&size_inv, &size_inv);
-                if (s.post_mode == NTT_SCALE_CONST) {
-                        s.post = make_const_spec(size_inv);
-                } else {
-                        fr_inv(&shift_inv, shift);
-                        s.post = make_pow_spec(size_inv, shift_inv, log_n);
-                }
+                fr_mul(&c, &c, &size_inv);
+        }
+        if (s.post_mode == NTT_SCALE_CONST) {
+                s.post = make_const_spec(c);
+                if (fr_is_one(&c))
+                        s.post_mode = NTT_SCALE_NONE;
+        } else {
+                fr_inv(&shift_inv, shift);
+                s.post = make_pow_spec(c, shift_inv, log_n);
         }
         return s;
 }
