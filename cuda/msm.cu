@@ -106,6 +106,20 @@ template <class Curve> static bool msm_wide(size_t n) {
         return std::is_same<Curve, g1_curve>::value && n >= ((size_t)1 << 26);
 }
 
+/*
+ * A compact MSM's windows take only its n_big scalars other than 0 and 1,
+ * so its window bits follow that count (the ones go once into one bucket):
+ * 20 for G1 from 2^24 of them (a synthetic 2^27 partition's A and L, 2^25
+ * each), else about log2(n_big) - 4, at most 16. A 32 GiB PoRep
+ * partition's A and L have about 2.6M (2%) over 130M points: at c = 20
+ * each paid 13 windows of 2^19 buckets of reduction (16.8 ms at 2^26,
+ * cuda/README) for 34M additions; at 16, 16 windows of 2^15 buckets.
+ */
+template <class Curve> static uint32_t msm_compact_window_bits(uint64_t n_big) {
+        const bool wide = std::is_same<Curve, g1_curve>::value && n_big >= ((uint64_t)1 << 24);
+        return msm_auto_window_bits(n_big, wide ? 20 : 16);
+}
+
 template <class Curve>
 static msm_config msm_choose_config(const gpu_context_t *ctx, size_t n, uint32_t batches) {
         msm_config cfg = msm_make_config(n, batches, msm_wide<Curve>(n) ? 20 : 16);
@@ -352,6 +366,9 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                 cfg.compact = true;
                 cfg.n_big = split->big;
                 cfg.n_one = split->one;
+                const uint32_t c = msm_compact_window_bits<Curve>(cfg.n_big);
+                if (!ctx->msm_window_bits && c != cfg.c)
+                        msm_config_set_window_bits(&cfg, c);
         }
         if (host_points && !cfg.compact)
                 msm_ramp(&cfg);

@@ -139,9 +139,15 @@ struct msm_range_split {
         }
 };
 
+/* About log2(n) - 4 for n scalars in every window, at most max_c. */
+inline uint32_t msm_auto_window_bits(uint64_t n, uint32_t max_c) {
+        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
+        return log_n < 9 ? 5 : log_n - 4 > max_c ? max_c : log_n - 4;
+}
+
 /*
  * For batches of n points (total / batches, rounded up).
- * c: about log2(n) - 4, at most max_c (16 unless the caller measured
+ * c: msm_auto_window_bits, at most max_c (16 unless the caller measured
  * better: 2^15 buckets per window keep the window reduction short).
  * Groups: at most 2^26 keys sorted at once (1 GiB of keys and values,
  * double-buffered). M at level 0: msm_level0_range.
@@ -154,9 +160,8 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max
         if (total && cfg.batches > total)
                 cfg.batches = (uint32_t)total;
         const uint64_t n = (total + cfg.batches - 1) / cfg.batches;
-        const unsigned log_n = msm_log2_ceil(n < 2 ? 2 : n);
         cfg.n = n;
-        cfg.c = log_n < 9 ? 5 : log_n - 4 > max_c ? max_c : log_n - 4;
+        cfg.c = msm_auto_window_bits(n, max_c);
         cfg.windows = 255 / cfg.c + 1;
         cfg.buckets = 1u << (cfg.c - 1);
         cfg.group = (uint32_t)((1ull << 26) / (n ? n : 1));
