@@ -219,8 +219,6 @@ struct emu_ntt_backend {
         }
 };
 
-/* In place on data, through a scratch copy that starts as garbage; chunks
- * as in a host-to-host GPU transform. */
 /* The direct tables of one convention and size, [inverse], built once (as
  * the device keeps them in its context). */
 struct host_direct_tables {
@@ -228,19 +226,14 @@ struct host_direct_tables {
         unsigned log_d;
 
         host_direct_tables(ntt_roots_t roots, unsigned log)
-            : table{host_pow_table(direct_spec(roots, log, false)),
-                    host_pow_table(direct_spec(roots, log, true))},
+            : table{host_pow_table(ntt_direct_spec(roots, false, log)),
+                    host_pow_table(ntt_direct_spec(roots, true, log))},
               log_d(log) {
         }
-
-        static pow_spec direct_spec(ntt_roots_t roots, unsigned log, bool inverse) {
-                fr_t shift;
-                fr_set_one(&shift);
-                return ntt_make_specs(log, roots, inverse ? NTT_KIND_INVERSE : NTT_KIND_FORWARD,
-                                      NTT_DEV_NR, &shift, log)
-                        .direct;
-        }
 };
+
+/* In place on data, through a scratch copy that starts as garbage; chunks
+ * as in a host-to-host GPU transform. */
 
 static void emu_ntt(fr_dev *data, unsigned log_n, ntt_roots_t roots, ntt_kind kind,
                     ntt_dev_order order, const fr_t *shift, unsigned max_k, uint32_t chunks,

@@ -261,13 +261,17 @@ inline pow_spec make_const_spec(const fr_t &c) {
         return s;
 }
 
-/* The direct table of w = the root of size 2^log_d (c = 1, one hi entry:
- * every exponent below 2^log_d reads lo alone). */
-inline pow_spec make_direct_spec(const fr_t &w, unsigned log_d) {
+/* The direct table of w = the root of size 2^log_d in the convention, or its
+ * inverse (c = 1, one hi entry: every exponent below 2^log_d reads lo
+ * alone). zk/'s roots form one chain (the root of size 2^m is the square of
+ * that of 2^(m+1)), so the table serves every smaller sub-problem. */
+inline pow_spec ntt_direct_spec(ntt_roots_t roots, bool inverse, unsigned log_d) {
         pow_spec s;
+        ntt_root_of_unity(&s.g, log_d, roots);
+        if (inverse)
+                fr_inv(&s.g, &s.g);
         fr_set_one(&s.c);
-        s.g = w;
-        s.g_step = w;
+        s.g_step = s.g;
         s.lo_bits = log_d;
         s.lo_count = 1u << log_d;
         s.hi_count = 1;
@@ -286,9 +290,7 @@ inline bool ntt_kind_is_inverse(ntt_kind kind) {
         return kind == NTT_KIND_INVERSE || kind == NTT_KIND_COSET_INVERSE;
 }
 
-/* direct_log: the direct table's size (log), 0 for none. zk/'s roots form
- * one chain (the root of size 2^m is the square of that of 2^(m+1)), so the
- * table of 2^direct_log serves every smaller sub-problem. factor (NULL: 1)
+/* direct_log: the direct table's size (log), 0 for none. factor (NULL: 1)
  * multiplies the result, folded into the scaling the transform has anyway
  * (an inverse's 1/n, a coset's powers); a constant scaling that comes out
  * as 1 is dropped (an inverse with factor n costs no product). */
@@ -296,17 +298,14 @@ inline ntt_specs ntt_make_specs(unsigned log_n, ntt_roots_t roots, ntt_kind kind
                                 ntt_dev_order order, const fr_t *shift, unsigned direct_log,
                                 const fr_t *factor = nullptr) {
         ntt_specs s;
-        fr_t omega, one, size_inv, shift_inv, w_direct, c;
+        fr_t omega, one, size_inv, shift_inv, c;
 
         fr_set_one(&one);
         ntt_root_of_unity(&omega, log_n, roots);
-        ntt_root_of_unity(&w_direct, direct_log, roots);
-        if (ntt_kind_is_inverse(kind)) {
+        if (ntt_kind_is_inverse(kind))
                 fr_inv(&omega, &omega);
-                fr_inv(&w_direct, &w_direct);
-        }
         s.omega = make_pow_spec(one, omega, log_n);
-        s.direct = make_direct_spec(w_direct, direct_log);
+        s.direct = ntt_direct_spec(roots, ntt_kind_is_inverse(kind), direct_log);
         s.pre_mode = ntt_pre_mode(kind, order);
         s.post_mode = ntt_post_mode(kind, order);
         s.pre = make_const_spec(one);
