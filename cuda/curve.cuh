@@ -12,6 +12,7 @@
 #pragma once
 
 #include "field.cuh"
+#include "field_lazy.cuh"
 #include "fp2.cuh"
 
 namespace cuzk {
@@ -22,6 +23,28 @@ template <class F> struct xyzz_point;
 template <class F> CUZK_HD_NOINLINE F field_mul_called(F a, F b);
 template <class F> CUZK_HD_NOINLINE F field_sqr_called(F a);
 template <class F> CUZK_HD_NOINLINE F field_mul_add_called(F a, F b, F c, F d);
+template <class F> CUZK_HD_NOINLINE F field_mul_lazy_called(F a, F b);
+template <class F> CUZK_HD_NOINLINE F field_sqr_lazy_called(F a);
+template <class F> CUZK_HD_NOINLINE F field_mul_add_lazy_called(F a, F b, F c, F d);
+
+/* The sums and tests of an addition on reduced values (below m). */
+struct sums_reduced {
+        template <class F> CUZK_HD F add(const F &a, const F &b) const {
+                return a + b;
+        }
+        template <class F> CUZK_HD F sub(const F &a, const F &b) const {
+                return a - b;
+        }
+        template <class F> CUZK_HD F neg(const F &a) const {
+                return a.neg();
+        }
+        template <class F> CUZK_HD bool is_zero(const F &a) const {
+                return a.is_zero();
+        }
+        template <class F> CUZK_HD F canonical(const F &a) const {
+                return a;
+        }
+};
 
 /*
  * How the hot loop's addition multiplies. Inlined, one mixed addition is ten
@@ -31,7 +54,7 @@ template <class F> CUZK_HD_NOINLINE F field_mul_add_called(F a, F b, F c, F d);
  * against 1077 ms. With the ~420-instruction paired form the two are level
  * (no gain either way at 2^26); the MSM's level 0 keeps the called one.
  */
-struct mul_inlined {
+struct mul_inlined : sums_reduced {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
                 return a * b;
         }
@@ -43,7 +66,7 @@ struct mul_inlined {
                 return F::mul_add(a, b, c, d);
         }
 };
-struct mul_called {
+struct mul_called : sums_reduced {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
                 return field_mul_called(a, b);
         }
@@ -53,6 +76,37 @@ struct mul_called {
         }
         template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
                 return field_mul_add_called(a, b, c, d);
+        }
+};
+
+/*
+ * mul_called on Fp's lazy form (field_lazy.cuh): every product skips its
+ * final subtraction, and a point leaves through xyzz_point::canonical.
+ */
+struct mul_called_lazy {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return field_mul_lazy_called(a, b);
+        }
+        template <class F> CUZK_HD F sqr(const F &a) const {
+                return field_sqr_lazy_called(a);
+        }
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return field_mul_add_lazy_called(a, b, c, d);
+        }
+        template <class F> CUZK_HD F add(const F &a, const F &b) const {
+                return field_add_lazy(a, b);
+        }
+        template <class F> CUZK_HD F sub(const F &a, const F &b) const {
+                return field_sub_lazy(a, b);
+        }
+        template <class F> CUZK_HD F neg(const F &a) const {
+                return field_sub_lazy(F::zero(), a);
+        }
+        template <class F> CUZK_HD bool is_zero(const F &a) const {
+                return field_is_zero_lazy(a);
+        }
+        template <class F> CUZK_HD F canonical(const F &a) const {
+                return field_canonical(a);
         }
 };
 
@@ -109,13 +163,24 @@ template <class F> struct xyzz_point {
                 zzz = zzz * w;
         }
 
-        /* this += (px, py), or this -= it when negate; (0, 0) adds nothing. */
+        /* The point with each coordinate canonical, from Mul's form. */
+        template <class Mul> CUZK_HD xyzz_point canonical(Mul mul) const {
+                xyzz_point r;
+                r.x = mul.canonical(x);
+                r.y = mul.canonical(y);
+                r.zz = mul.canonical(zz);
+                r.zzz = mul.canonical(zzz);
+                return r;
+        }
+
+        /* this += (px, py), or this -= it when negate; (0, 0) adds nothing.
+         * p is canonical; this is in Mul's form (canonical or lazy). */
         template <class Mul = mul_inlined>
         CUZK_HD void add_affine(const affine_point<F> &p, bool negate, Mul mul = Mul()) {
                 if (p.is_infinity())
                         return;
                 const F py = negate ? p.y.neg() : p.y;
-                if (is_infinity()) {
+                if (mul.is_zero(zz)) {
                         x = p.x;
                         y = py;
                         zz = F::one();
@@ -123,11 +188,11 @@ template <class F> struct xyzz_point {
                         return;
                 }
                 const F u2 = mul(p.x, zz), s2 = mul(py, zzz);
-                const F pd = u2 - x, r = s2 - y;
-                if (pd.is_zero()) {
+                const F pd = mul.sub(u2, x), r = mul.sub(s2, y);
+                if (mul.is_zero(pd)) {
                         /* through a copy: only its address escapes, this stays in registers */
                         xyzz_point t = *this;
-                        xyzz_equal_x_affine(t, p.x, py, r.is_zero());
+                        xyzz_equal_x_affine(t, p.x, py, mul.is_zero(r));
                         *this = t;
                         return;
                 }
@@ -135,8 +200,8 @@ template <class F> struct xyzz_point {
                 const F pp = mul.sqr(pd), ppp = mul(pd, pp), q = mul(x, pp);
                 zz = mul(zz, pp);
                 zzz = mul(zzz, ppp);
-                x = mul.sqr(r) - ppp - q.dbl();
-                y = mul.mul_add(r, q - x, y.neg(), ppp);
+                x = mul.sub(mul.sub(mul.sqr(r), ppp), mul.add(q, q));
+                y = mul.mul_add(r, mul.sub(q, x), mul.neg(y), ppp);
         }
 
         CUZK_HD void add(const xyzz_point &b) {
@@ -204,6 +269,18 @@ template <class F> CUZK_HD_NOINLINE F field_mul_add_called(F a, F b, F c, F d) {
         return F::mul_add(a, b, c, d);
 }
 
+template <class F> CUZK_HD_NOINLINE F field_mul_lazy_called(F a, F b) {
+        return field_mul_lazy(a, b);
+}
+
+template <class F> CUZK_HD_NOINLINE F field_sqr_lazy_called(F a) {
+        return field_sqr_lazy(a);
+}
+
+template <class F> CUZK_HD_NOINLINE F field_mul_add_lazy_called(F a, F b, F c, F d) {
+        return field_mul_add_lazy(a, b, c, d);
+}
+
 template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz_point<F> &acc) {
         xyzz_point<F> a = acc;
         a.dbl();
@@ -228,6 +305,8 @@ static_assert(sizeof(g2_xyzz_dev) == 384, "g2_xyzz_dev must match g2_xyzz_t");
 struct g1_curve {
         using affine = g1_affine_dev;
         using xyzz = g1_xyzz_dev;
+        /* level 0's products: Fp's lazy form (field_lazy.cuh) */
+        using level0_mul = mul_called_lazy;
         static constexpr unsigned curve_block_threads = 128;
         /* level 0 at 12 warps an SM (170 registers): the square and the sum
          * of products want ~190 unbounded, which would leave 8 */
@@ -237,6 +316,7 @@ struct g1_curve {
 struct g2_curve {
         using affine = g2_affine_dev;
         using xyzz = g2_xyzz_dev;
+        using level0_mul = mul_called;
         static constexpr unsigned curve_block_threads = 64;
         static constexpr unsigned level0_min_blocks = 1;
 };

@@ -13,7 +13,9 @@
 
 #include <vector>
 
+#include "cuda/curve.cuh"
 #include "cuda/field.cuh"
+#include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
 #include "cuda/msm_run.cuh"
@@ -144,6 +146,69 @@ static void test_fp_mul_add(void) {
                            r);
         }
         report(ok, "fp a b + c d, one reduction (20000 random, p - 1, 0)");
+}
+
+/* Fp's lazy form: a value below 2m, as the canonical a or a + m. */
+static fp_dev lazy_form(const fp_t &a, bool plus_m) {
+        fp_dev d = to_dev<fp_dev>(a), m;
+        for (int i = 0; i < fp_dev::N; i++)
+                m.v[i] = fp_params::modulus(i);
+        return plus_m ? fp_dev::add_plain(d, m) : d;
+}
+
+/* Below 2m: reduce_once<2> leaves exactly those values as they are. */
+static bool below_2m(const fp_dev &d) {
+        return fp_dev::reduce_once<2>(d).equals(d);
+}
+
+/* A lazy result: below 2m and, made canonical, zk/'s value. */
+static bool lazy_matches(const fp_dev &d, const fp_t &h) {
+        return below_2m(d) && same(field_canonical(d), h);
+}
+
+/* The lazy form's operations on operands below 2m (canonical values and
+ * those plus m), against zk/'s on the canonical ones; the edge cases 0,
+ * m (0 plus m), m - 1 and 2m - 1. */
+static void test_fp_lazy(void) {
+        bool ok_mul = true, ok_sqr = true, ok_mul_add = true, ok_add = true, ok_sub = true;
+        bool ok_zero = true;
+        for (int i = 0; i < 20000; i++) {
+                fp_t a, b, c, d, r, t;
+                random_fp(&a);
+                random_fp(&b);
+                random_fp(&c);
+                random_fp(&d);
+                if (i < 4)
+                        fp_set_zero(&a);
+                if (i >= 4 && i < 8) {
+                        fp_set_one(&a);
+                        fp_neg(&a, &a);
+                        b = c = d = a;
+                }
+                const fp_dev la = lazy_form(a, i & 1), lb = lazy_form(b, i & 2),
+                             lc = lazy_form(c, i & 4), ld = lazy_form(d, i & 8);
+                fp_mul(&r, &a, &b);
+                ok_mul &= lazy_matches(field_mul_lazy(la, lb), r);
+                fp_mul(&r, &a, &a);
+                ok_sqr &= lazy_matches(field_sqr_lazy(la), r);
+                fp_mul(&t, &c, &d);
+                fp_mul(&r, &a, &b);
+                fp_add(&r, &r, &t);
+                ok_mul_add &= lazy_matches(field_mul_add_lazy(la, lb, lc, ld), r);
+                fp_add(&r, &a, &b);
+                ok_add &= lazy_matches(field_add_lazy(la, lb), r);
+                fp_sub(&r, &a, &b);
+                ok_sub &= lazy_matches(field_sub_lazy(la, lb), r);
+                fp_neg(&r, &a);
+                ok_sub &= lazy_matches(mul_called_lazy().neg(la), r);
+                ok_zero &= field_is_zero_lazy(la) == fp_is_zero(&a);
+        }
+        report(ok_mul, "fp lazy mul (below 2m in and out; 20000 random, 0, m, -1, 2m - 1)");
+        report(ok_sqr, "fp lazy sqr");
+        report(ok_mul_add, "fp lazy a b + c d");
+        report(ok_add, "fp lazy add");
+        report(ok_sub, "fp lazy sub and neg");
+        report(ok_zero, "fp lazy zero test (0 and m)");
 }
 
 static void test_fr_canonical_and_pow(void) {
@@ -361,7 +426,7 @@ static bool xyzz_matches(const g1_xyzz_dev &d, const g1_xyzz_t &h) {
 /* The device formulas against zk/'s, with equal, opposite and infinite
  * operands. */
 static void test_curve(void) {
-        bool ok_madd = true, ok_add = true, ok_dbl = true;
+        bool ok_madd = true, ok_lazy = true, ok_add = true, ok_dbl = true;
         for (int i = 0; i < 200; i++) {
                 g1_affine_t p, q;
                 g1_xyzz_t hp, hacc;
@@ -389,6 +454,16 @@ static void test_curve(void) {
                 d.add_affine(dq, negate);
                 g1_xyzz_add_affine(&h, &h, &qq);
                 ok_madd &= xyzz_matches(d, h);
+                /* level 0's form: lazy values (some of the accumulator's
+                 * plus m), the same bits as the reduced form once canonical */
+                g1_xyzz_dev l = acc, r = d;
+                l.x = lazy_form(hacc.x, i & 4);
+                l.zz = lazy_form(hacc.zz, i & 8);
+                l.add_affine(dq, negate, mul_called_lazy());
+                ok_lazy &= same(l.canonical(mul_called_lazy()), r);
+                l.add_affine(to_dev<g1_affine_dev>(p), false, mul_called_lazy());
+                r.add_affine(to_dev<g1_affine_dev>(p), false);
+                ok_lazy &= same(l.canonical(mul_called_lazy()), r);
                 /* madd onto the same point twice: 2P + P, then into infinity */
                 g1_xyzz_dev e = g1_xyzz_dev::infinity();
                 e.add_affine(to_dev<g1_affine_dev>(p), false);
@@ -416,6 +491,7 @@ static void test_curve(void) {
                 ok_dbl &= xyzz_matches(d, h);
         }
         report(ok_madd, "g1 xyzz mixed add (random, equal, opposite, infinity, negated)");
+        report(ok_lazy, "g1 xyzz mixed add in the lazy form, bit for bit once canonical");
         report(ok_add, "g1 xyzz add");
         report(ok_dbl, "g1 xyzz dbl");
 }
@@ -752,6 +828,7 @@ int main(void) {
         test_fr_arith();
         test_fp_arith();
         test_fp_mul_add();
+        test_fp_lazy();
         test_fr_canonical_and_pow();
         /* As host-to-host transforms: at 2^13 the first pass's twiddles come
          * from omega's powers, the second's from the direct table. */

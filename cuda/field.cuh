@@ -100,23 +100,31 @@ template <class P> struct alignas(16) field {
                 return acc == 0;
         }
 
-        /* t < 2m (n limbs) -> t mod m */
-        CUZK_HD static field reduce_once(const field &t) {
+        /* Limb i of K m, K = 1 or 2 (2m < 2^(32n) for both moduli). */
+        template <int K> CUZK_HD static constexpr uint32_t modulus_times(int i) {
+                static_assert(K == 1 || K == 2, "K m for K = 1 or 2");
+                return K == 1 ? P::modulus(i)
+                              : P::modulus(i) << 1 | (i ? P::modulus(i - 1) >> 31 : 0u);
+        }
+
+        /* t < 2Km (n limbs) -> t - Km when t >= Km, else t: t mod m for
+         * K = 1, the lazy form's bound (field_lazy.cuh) for K = 2. */
+        template <int K = 1> CUZK_HD static field reduce_once(const field &t) {
                 carry_chain c;
                 field d;
-                d.v[0] = c.sub_cc(t.v[0], P::modulus(0));
+                d.v[0] = c.sub_cc(t.v[0], modulus_times<K>(0));
                 CUZK_UNROLL
                 for (int i = 1; i < N; i++)
-                        d.v[i] = c.subc_cc(t.v[i], P::modulus(i));
-                const uint32_t borrow = c.subc(0, 0); /* all ones when t < m */
+                        d.v[i] = c.subc_cc(t.v[i], modulus_times<K>(i));
+                const uint32_t borrow = c.subc(0, 0); /* all ones when t < Km */
                 CUZK_UNROLL
                 for (int i = 0; i < N; i++)
                         d.v[i] = (t.v[i] & borrow) | (d.v[i] & ~borrow);
                 return d;
         }
 
-        /* a + b < 2m < 2^(32n): no carry out of the top limb. */
-        CUZK_HD friend field operator+(const field &a, const field &b) {
+        /* a + b, no reduction; a + b < 2^(32n) is the caller's to know. */
+        CUZK_HD static field add_plain(const field &a, const field &b) {
                 carry_chain c;
                 field s;
                 s.v[0] = c.add_cc(a.v[0], b.v[0]);
@@ -124,11 +132,17 @@ template <class P> struct alignas(16) field {
                 for (int i = 1; i < N - 1; i++)
                         s.v[i] = c.addc_cc(a.v[i], b.v[i]);
                 s.v[N - 1] = c.addc(a.v[N - 1], b.v[N - 1]);
-                return reduce_once(s);
+                return s;
         }
 
-        /* a - b, plus m when that borrowed. */
-        CUZK_HD friend field operator-(const field &a, const field &b) {
+        /* a + b < 2m < 2^(32n): no carry out of the top limb. */
+        CUZK_HD friend field operator+(const field &a, const field &b) {
+                return reduce_once(add_plain(a, b));
+        }
+
+        /* a - b, plus Km when that borrowed: a - b mod m for a, b < m with
+         * K = 1, and in [0, 2m) for a, b < 2m with K = 2. */
+        template <int K = 1> CUZK_HD static field sub_mod(const field &a, const field &b) {
                 carry_chain c;
                 field d;
                 d.v[0] = c.sub_cc(a.v[0], b.v[0]);
@@ -137,12 +151,16 @@ template <class P> struct alignas(16) field {
                         d.v[i] = c.subc_cc(a.v[i], b.v[i]);
                 const uint32_t borrow = c.subc(0, 0);
                 carry_chain e;
-                d.v[0] = e.add_cc(d.v[0], P::modulus(0) & borrow);
+                d.v[0] = e.add_cc(d.v[0], modulus_times<K>(0) & borrow);
                 CUZK_UNROLL
                 for (int i = 1; i < N - 1; i++)
-                        d.v[i] = e.addc_cc(d.v[i], P::modulus(i) & borrow);
-                d.v[N - 1] = e.addc(d.v[N - 1], P::modulus(N - 1) & borrow);
+                        d.v[i] = e.addc_cc(d.v[i], modulus_times<K>(i) & borrow);
+                d.v[N - 1] = e.addc(d.v[N - 1], modulus_times<K>(N - 1) & borrow);
                 return d;
+        }
+
+        CUZK_HD friend field operator-(const field &a, const field &b) {
+                return sub_mod(a, b);
         }
 
         CUZK_HD field neg() const {
@@ -332,7 +350,8 @@ template <class P> struct alignas(16) field {
                 return r;
         }
 
-        /* The paired rounds of a b, plus c d in the same rounds when Sum. */
+        /* The paired rounds of a b, plus c d in the same rounds when Sum,
+         * before the final subtraction: below 2m for operands below m. */
         template <bool Sum>
         CUZK_HD static field paired_rounds(const field &a, const field &b, const field &c,
                                            const field &d) {
@@ -359,11 +378,11 @@ template <class P> struct alignas(16) field {
                 }
                 /* After round n - 1 (odd), o is aligned with o[0] = 0 and e
                  * holds limbs 0..n-1 once divided by 2^32. */
-                return reduce_once(paired_merge(e, o));
+                return paired_merge(e, o);
         }
 
         CUZK_HD static field mont_mul_paired(const field &a, const field &b) {
-                return paired_rounds<false>(a, b, a, b);
+                return reduce_once(paired_rounds<false>(a, b, a, b));
         }
 
         /*
@@ -376,7 +395,7 @@ template <class P> struct alignas(16) field {
         CUZK_HD static field mont_mul_add_paired(const field &a, const field &b, const field &c,
                                                  const field &d) {
                 static_assert(P::modulus(N - 1) < (1u << 30), "needs m < 2^(32n - 2)");
-                return paired_rounds<true>(a, b, c, d);
+                return reduce_once(paired_rounds<true>(a, b, c, d));
         }
 
         /*
@@ -408,7 +427,7 @@ template <class P> struct alignas(16) field {
                         t[top] = c.addc(t[top], 0);
         }
 
-        CUZK_HD static field mont_sqr_paired(const field &a) {
+        CUZK_HD static field sqr_rounds(const field &a) {
                 uint32_t u[2 * N], v[2 * N];
                 CUZK_UNROLL
                 for (int k = 0; k < 2 * N; k++)
@@ -457,13 +476,16 @@ template <class P> struct alignas(16) field {
                                 paired_redc(e, o);
                         }
                 }
-                /* + the high half: operator+'s one subtraction suffices, as
-                 * the sum is below 2m */
+                /* + the high half: below 2m, so one subtraction reduces it */
                 field high;
                 CUZK_UNROLL
                 for (int k = 0; k < N; k++)
                         high.v[k] = u[N + k];
-                return paired_merge(e, o) + high;
+                return add_plain(paired_merge(e, o), high);
+        }
+
+        CUZK_HD static field mont_sqr_paired(const field &a) {
+                return reduce_once(sqr_rounds(a));
         }
 
         /* The paired form: 38.0 against 58.8 ps an Fp product and 19.7

@@ -287,7 +287,8 @@ template <class Curve> struct msm_ranges {
  * lanes idle at 2^7 points a bucket: on the H200 2^26 device-resident
  * took 422.5 ms by shares against 390.6 by ranges, 0.36 ns an addition,
  * the bare loop's rate). The products are called (curve.cuh's mul_called
- * says why), and an SM holds Curve::level0_min_blocks blocks (12 warps of
+ * says why), on G1 in Fp's lazy form (Curve::level0_mul: field_lazy.cuh),
+ * and an SM holds Curve::level0_min_blocks blocks (12 warps of
  * G1; 16 were 2-3 % slower). One loop over the range, the flush
  * at a bucket's end inside it, keeps the lanes in step: nested loops per
  * bucket would run a warp's first buckets to the longest one's end before
@@ -309,6 +310,7 @@ template <class Curve> struct msm_step_ranges : msm_ranges<Curve> {
                 uint32_t bucket = l.keys[begin];
                 if (bucket == l.sentinel)
                         return;
+                const typename Curve::level0_mul mul;
                 xyzz_dev acc = xyzz_dev::infinity();
                 uint32_t next_key = bucket, next_ref = l.vals[begin];
                 for (uint64_t i = begin; i < end; i++) {
@@ -319,16 +321,16 @@ template <class Curve> struct msm_step_ranges : msm_ranges<Curve> {
                                 prefetch_l1(&l.points[next_ref & ~MSM_NEGATE_BIT]);
                         }
                         if (key != bucket) {
-                                store_wide(&l.partials_out[t + bucket], acc);
+                                store_wide(&l.partials_out[t + bucket], acc.canonical(mul));
                                 if (key == l.sentinel)
                                         return; /* digits 0 sort last */
                                 acc = xyzz_dev::infinity();
                                 bucket = key;
                         }
                         acc.add_affine(load_wide(&l.points[ref & ~MSM_NEGATE_BIT]),
-                                       (ref & MSM_NEGATE_BIT) != 0, mul_called());
+                                       (ref & MSM_NEGATE_BIT) != 0, mul);
                 }
-                store_wide(&l.partials_out[t + bucket], acc);
+                store_wide(&l.partials_out[t + bucket], acc.canonical(mul));
         }
 };
 
