@@ -3,7 +3,9 @@
  * summary, in the reference's words, and the summary's arithmetic. */
 #include <assert.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
+#include "common/cleanup.h"
 #include "cuzk-bench.h"
 
 const char *bench_status_label(int status) {
@@ -34,8 +36,34 @@ static void stats_add(struct bench_stats *s, double v, unsigned n_before) {
                 s->max = v;
 }
 
+static int compare_double(const void *a, const void *b) {
+        const double x = *(const double *)a, y = *(const double *)b;
+        return (x > y) - (x < y);
+}
+
+/* The completed proofs' end times in order; the steady span runs from the
+ * warm-th to the last. */
+static void summarize_steady(const struct bench_sample *samples, size_t n, unsigned warm,
+                             struct bench_summary *s) {
+        _cleanup_free_ double *ends = NULL;
+        size_t k = 0;
+
+        s->warm = warm;
+        if (warm == 0 || s->completed <= warm)
+                return;
+        ends = malloc(s->completed * sizeof(*ends));
+        if (!ends)
+                return; /* no steady line rather than a wrong one */
+        for (size_t i = 0; i < n; i++)
+                if (samples[i].completed)
+                        ends[k++] = samples[i].end_seconds;
+        qsort(ends, k, sizeof(*ends), compare_double);
+        s->steady_proofs = s->completed - warm;
+        s->steady_seconds = ends[k - 1] - ends[warm - 1];
+}
+
 void bench_summarize(const struct bench_sample *samples, size_t n, double total_seconds,
-                     struct bench_summary *ret) {
+                     unsigned warm, struct bench_summary *ret) {
         struct bench_summary s = {.jobs = (unsigned)n, .total_seconds = total_seconds};
 
         assert(samples || n == 0);
@@ -59,6 +87,7 @@ void bench_summarize(const struct bench_sample *samples, size_t n, double total_
                         s.seconds_per_proof = total_seconds / s.completed;
                 }
         }
+        summarize_steady(samples, n, warm, &s);
         *ret = s;
 }
 
@@ -104,4 +133,8 @@ void bench_print_summary(FILE *f, const struct bench_summary *s) {
                 s->prove_seconds.min, s->prove_seconds.max);
         fprintf(f, "throughput:    %.3f proofs/min (%.1fs/proof)\n", s->proofs_per_minute,
                 s->seconds_per_proof);
+        if (s->steady_proofs > 0)
+                fprintf(f, "steady:        %u after the first %u in %.1fs (%.1fs/proof)\n",
+                        s->steady_proofs, s->warm, s->steady_seconds,
+                        s->steady_seconds / s->steady_proofs);
 }

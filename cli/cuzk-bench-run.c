@@ -101,10 +101,12 @@ static void run_job(struct batch *b, unsigned index, struct api_client **client)
         if (!*client && bench_connect(b->o, client) < 0) {
                 snprintf(job->error, sizeof(job->error), "cannot connect to the daemon");
                 job->sample.wall_seconds = clock_now_seconds() - t0;
+                job->sample.end_seconds = clock_now_seconds() - b->start;
                 return;
         }
         r = api_client_call(*client, API_METHOD_PROVE, &request.base, -1, &result, &response);
         job->sample.wall_seconds = clock_now_seconds() - t0;
+        job->sample.end_seconds = clock_now_seconds() - b->start;
         if (r < 0) {
                 snprintf(job->error, sizeof(job->error), "Prove: %s", strerror(-r));
                 api_client_free(*client);

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
         }
         for (unsigned i = 0; i < o.count; i++)
                 samples[i] = jobs[i].sample;
-        bench_summarize(samples, o.count, seconds, &summary);
+        bench_summarize(samples, o.count, seconds, o.concurrency, &summary);
         if (verifier)
                 invalid = verify_all(verifier, jobs, o.count, &checked);
         bench_print_summary(stdout, &summary);

@@ -93,6 +93,7 @@ int bench_base64_decode(const char *text, uint8_t **ret, size_t *ret_length);
 struct bench_sample {
         bool completed; /* the daemon answered COMPLETED */
         double wall_seconds;
+        double end_seconds;          /* when the answer came, from the batch's start */
         uint64_t prove_ms, queue_ms; /* gpu_compute_ms, queue_wait_ms */
 };
 
@@ -106,10 +107,16 @@ struct bench_summary {
         /* Over the completed jobs only (zero when none completed). */
         struct bench_stats wall_seconds, prove_seconds;
         double proofs_per_minute, seconds_per_proof;
+        /* The completed proofs that ended after the first `warm` ones (those
+         * that waited for the cold start), and the time from the warm-th
+         * one's end to the last one's: the steady rate. 0 when none. */
+        unsigned steady_proofs, warm;
+        double steady_seconds;
 };
 
+/* warm: how many proofs the steady rate leaves out (the batch's concurrency). */
 void bench_summarize(const struct bench_sample *samples, size_t n, double total_seconds,
-                     struct bench_summary *ret);
+                     unsigned warm, struct bench_summary *ret);
 
 /* "COMPLETED", "FAILED", ... as the reference prints a status. */
 const char *bench_status_label(int status);

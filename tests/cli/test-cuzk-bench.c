@@ -208,15 +208,30 @@ static void test_parse_errors(void **state) {
 
 static void test_summary(void **state) {
         const struct bench_sample samples[] = {
-                {.completed = true, .wall_seconds = 2.0, .prove_ms = 1500, .queue_ms = 10},
-                {.completed = false, .wall_seconds = 100.0, .prove_ms = 99000},
-                {.completed = true, .wall_seconds = 4.0, .prove_ms = 500, .queue_ms = 20},
-                {.completed = true, .wall_seconds = 3.0, .prove_ms = 1000, .queue_ms = 0},
+                {.completed = true,
+                 .wall_seconds = 2.0,
+                 .end_seconds = 2.0,
+                 .prove_ms = 1500,
+                 .queue_ms = 10},
+                {.completed = false,
+                 .wall_seconds = 100.0,
+                 .end_seconds = 100.0,
+                 .prove_ms = 99000},
+                {.completed = true,
+                 .wall_seconds = 4.0,
+                 .end_seconds = 9.0,
+                 .prove_ms = 500,
+                 .queue_ms = 20},
+                {.completed = true,
+                 .wall_seconds = 3.0,
+                 .end_seconds = 5.0,
+                 .prove_ms = 1000,
+                 .queue_ms = 0},
         };
         struct bench_summary s;
         (void)state;
 
-        bench_summarize(samples, 4, 12.0, &s);
+        bench_summarize(samples, 4, 12.0, 1, &s);
         assert_int_equal(s.jobs, 4);
         assert_int_equal(s.completed, 3);
         assert_int_equal(s.failed, 1);
@@ -230,21 +245,37 @@ static void test_summary(void **state) {
         /* 3 proofs in 12 s: 15 per minute, 4 s each. */
         assert_float_equal(s.proofs_per_minute, 15.0, 1e-12);
         assert_float_equal(s.seconds_per_proof, 4.0, 1e-12);
+        /* Steady: the completed proofs ended at 2, 5 and 9 s (in a different
+         * order than listed); after the first, 2 more in 9 - 2 = 7 s. The
+         * failed job's end counts nowhere. */
+        assert_int_equal(s.steady_proofs, 2);
+        assert_int_equal(s.warm, 1);
+        assert_float_equal(s.steady_seconds, 7.0, 1e-12);
+        /* After the first 2: 1 more, from 5 to 9 s. */
+        bench_summarize(samples, 4, 12.0, 2, &s);
+        assert_int_equal(s.steady_proofs, 1);
+        assert_float_equal(s.steady_seconds, 4.0, 1e-12);
+        /* No proof after the warm ones, or none left out: no steady rate. */
+        bench_summarize(samples, 4, 12.0, 3, &s);
+        assert_int_equal(s.steady_proofs, 0);
+        bench_summarize(samples, 4, 12.0, 0, &s);
+        assert_int_equal(s.steady_proofs, 0);
 
         /* Min and max also when the first sample is the largest. */
-        bench_summarize(samples + 2, 2, 7.0, &s);
+        bench_summarize(samples + 2, 2, 7.0, 1, &s);
         assert_float_equal(s.wall_seconds.min, 3.0, 1e-12);
         assert_float_equal(s.wall_seconds.max, 4.0, 1e-12);
         assert_float_equal(s.proofs_per_minute, 2.0 / 7.0 * 60.0, 1e-12);
 
         /* Nothing completed: no rates, no division by zero. */
-        bench_summarize(samples + 1, 1, 5.0, &s);
+        bench_summarize(samples + 1, 1, 5.0, 1, &s);
         assert_int_equal(s.completed, 0);
         assert_int_equal(s.failed, 1);
         assert_float_equal(s.proofs_per_minute, 0.0, 0.0);
         assert_float_equal(s.seconds_per_proof, 0.0, 0.0);
         assert_float_equal(s.wall_seconds.max, 0.0, 0.0);
-        bench_summarize(samples, 1, 0.0, &s);
+        assert_int_equal(s.steady_proofs, 0);
+        bench_summarize(samples, 1, 0.0, 1, &s);
         assert_int_equal(s.completed, 1);
         assert_float_equal(s.proofs_per_minute, 0.0, 0.0);
 }
@@ -269,11 +300,18 @@ static void print_memory(FILE *f, const void *arg) {
 }
 
 static void test_output_lines(void **state) {
-        const struct bench_sample done = {
-                .completed = true, .wall_seconds = 12.34, .prove_ms = 8021, .queue_ms = 153};
+        const struct bench_sample done = {.completed = true,
+                                          .wall_seconds = 12.34,
+                                          .end_seconds = 12.34,
+                                          .prove_ms = 8021,
+                                          .queue_ms = 153};
         const struct bench_sample samples[] = {
                 done,
-                {.completed = true, .wall_seconds = 10.0, .prove_ms = 7000, .queue_ms = 0},
+                {.completed = true,
+                 .wall_seconds = 10.0,
+                 .end_seconds = 10.0,
+                 .prove_ms = 7000,
+                 .queue_ms = 0},
         };
         struct bench_memory memory = {0};
         struct bench_summary s;
@@ -297,7 +335,7 @@ static void test_output_lines(void **state) {
         assert_string_equal(bench_status_label(0), "UNKNOWN");
         assert_string_equal(bench_status_label(77), "UNKNOWN");
 
-        bench_summarize(samples, 2, 30.0, &s);
+        bench_summarize(samples, 2, 30.0, 2, &s);
         text = print_to_string(print_summary, &s);
         assert_string_equal(text, "\n=== Batch Summary ===\n"
                                   "total time:    30.0s\n"
@@ -306,6 +344,12 @@ static void test_output_lines(void **state) {
                                   "wall time:     avg=11.2s min=10.0s max=12.3s\n"
                                   "prove time:    avg=7.5s min=7.0s max=8.0s\n"
                                   "throughput:    4.000 proofs/min (15.0s/proof)\n");
+        free(text);
+        /* One at a time: the second proof ended 2.34 s after the first. */
+        bench_summarize(samples, 2, 30.0, 1, &s);
+        text = print_to_string(print_summary, &s);
+        assert_non_null(strstr(text, "throughput:    4.000 proofs/min (15.0s/proof)\n"
+                                     "steady:        1 after the first 1 in 2.3s (2.3s/proof)\n"));
         free(text);
 
         text = print_to_string(print_memory, &memory);
