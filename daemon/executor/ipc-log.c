@@ -3,12 +3,20 @@
 #include "ipc-log.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/parse-number.h"
+
+/* The level, as a number (LOG_ERR 3 .. LOG_DEBUG 7), from the supervisor to
+ * the helpers it execs. */
+#define LOG_LEVEL_ENV "CUZKD_HELPER_LOG_LEVEL"
 
 static char last_error[1024];
 static const char *role = "helper";
@@ -29,6 +37,21 @@ void ipc_log_setup(const char *who) {
         role = who;
         last_error[0] = 0;
         log_set_sink(sink, NULL);
+        const char *level = getenv(LOG_LEVEL_ENV);
+        uint64_t n;
+        if (level && parse_unsigned_range(level, LOG_EMERG, LOG_DEBUG, 10, &n) == 0)
+                log_set_max_level((int)n);
+        else if (level)
+                log_warning("%s=\"%s\": expected a level 0 to 7; logging at the default",
+                            LOG_LEVEL_ENV, level);
+}
+
+void ipc_log_export_level(int level) {
+        char text[8];
+
+        snprintf(text, sizeof(text), "%d", level);
+        if (setenv(LOG_LEVEL_ENV, text, 1) < 0)
+                log_warning_errno(errno, "Setting %s=%s for the helpers: %m", LOG_LEVEL_ENV, text);
 }
 
 const char *ipc_log_last_error(void) {

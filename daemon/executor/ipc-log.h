@@ -7,7 +7,12 @@
  */
 #pragma once
 
-/* Installs the sink; who: "worker" or "prover". */
+/* Installs the sink; who: "worker" or "prover". The level is the
+ * supervisor's, from the environment (ipc_log_export_level). */
 void ipc_log_setup(const char *who);
+/* The supervisor's side: helpers started from now on log up to level
+ * (LogLevel=; a helper is a fresh exec of cuzkd, so nothing else carries
+ * it). Call from the thread that starts helpers. */
+void ipc_log_export_level(int level);
 /* The latest message at LOG_ERR or worse, "" when none. */
 const char *ipc_log_last_error(void);

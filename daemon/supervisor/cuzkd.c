@@ -36,6 +36,7 @@
 #include "daemon/supervisor/preload.h"
 #include "daemon/message-ids.h"
 #include "daemon/executor/helper-main.h"
+#include "daemon/executor/ipc-log.h"
 #include "daemon/supervisor/log-journal.h"
 #include "daemon/supervisor/cuzkd-args.h"
 
@@ -205,6 +206,7 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
         }
         note_restart_only(&d->config, &new);
         log_set_max_level(new.log_level);
+        ipc_log_export_level(new.log_level);
         if (budget != d->budget.total_bytes)
                 log_info("reload: memory budget %" PRIu64 " -> %" PRIu64 " bytes",
                          d->budget.total_bytes, budget);
@@ -550,6 +552,7 @@ int main(int argc, char **argv) {
                 return EXIT_FAILURE;
         saved_overrides = overrides;
         log_set_max_level(daemon.config.log_level);
+        ipc_log_export_level(daemon.config.log_level);
         (void)log_journal_setup(daemon.config.log_target);
 
         r = run(&daemon);

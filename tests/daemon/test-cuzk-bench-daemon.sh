@@ -4,7 +4,8 @@
 #     --verify: exit 0, six COMPLETED lines, every proof verified, a peak
 #     memory line, the prover's idle time between partitions in seconds;
 #   - a synthetic PCE batch of 2-partition proofs (a small circuit made with
-#     cuzk pce synth / cuzk setup), --verify: exit 0;
+#     cuzk pce synth / cuzk setup), --verify: exit 0; with LogLevel=debug,
+#     each partition's worker logs its debug line;
 #   - a porep batch of a file that is not a C1 output: exit 2 naming it;
 #   - a reference job type cuzkd does not prove (winning): FAILED lines naming
 #     UNIMPLEMENTED, exit 1;
@@ -55,6 +56,7 @@ cat >"$tmp/cuzkd.conf" <<EOF
 Socket=$socket
 SpoolDirectory=$tmp/spool
 LogTarget=stderr
+LogLevel=debug
 EOF
 "$cuzkd" --config "$tmp/cuzkd.conf" >"$tmp/cuzkd.log" 2>&1 &
 pid=$!
@@ -95,6 +97,11 @@ status=0
 expect_in "$tmp/out" "partitions:  2"
 expect_in "$tmp/out" "verified:      2 of 2 completed proofs"
 echo "PASS: synthetic batch, 2 proofs of 2 partitions, all verified"
+# LogLevel= reaches the helpers: a worker's debug line, one per partition.
+# (the 1000-row circuit's domain is 2^10; the snarkjs batch's 2^12)
+[ "$(grep -cE '^cuzkd worker\[[0-9]+\]: Task [0-9]+ partition [01]: synthesized 2\^10 ' "$tmp/cuzkd.log")" -eq 4 ] ||
+        fail "LogLevel=debug: expected 4 workers' 'synthesized 2^10' lines in the log"
+echo "PASS: LogLevel=debug reaches the workers (4 'synthesized' lines)"
 
 # A PoRep C1 that is not one: cuzk-bench reads its registered proof from it, and refuses it.
 echo '{}' >"$tmp/c1.json"
