@@ -80,6 +80,15 @@ static void draw_progress(struct batch *b, const struct bench_memory *memory) {
         fflush(b->out);
 }
 
+/* The job's wall time (from t0) and when it ended (from the batch's start),
+ * from one reading of the clock. */
+static void job_ended(const struct batch *b, struct bench_job *job, double t0) {
+        const double now = clock_now_seconds();
+
+        job->sample.wall_seconds = now - t0;
+        job->sample.end_seconds = now - b->start;
+}
+
 /* One Prove call; fills the job's outcome. Frees *client after a transport
  * error, so that the next job reconnects. */
 static void run_job(struct batch *b, unsigned index, struct api_client **client) {
@@ -100,13 +109,11 @@ static void run_job(struct batch *b, unsigned index, struct api_client **client)
 
         if (!*client && bench_connect(b->o, client) < 0) {
                 snprintf(job->error, sizeof(job->error), "cannot connect to the daemon");
-                job->sample.wall_seconds = clock_now_seconds() - t0;
-                job->sample.end_seconds = clock_now_seconds() - b->start;
+                job_ended(b, job, t0);
                 return;
         }
         r = api_client_call(*client, API_METHOD_PROVE, &request.base, -1, &result, &response);
-        job->sample.wall_seconds = clock_now_seconds() - t0;
-        job->sample.end_seconds = clock_now_seconds() - b->start;
+        job_ended(b, job, t0);
         if (r < 0) {
                 snprintf(job->error, sizeof(job->error), "Prove: %s", strerror(-r));
                 api_client_free(*client);

@@ -299,7 +299,6 @@ struct host_direct_tables {
 
 /* In place on data, through a scratch copy that starts as garbage; chunks
  * as in a host-to-host GPU transform. */
-
 static void emu_ntt(fr_dev *data, unsigned log_n, ntt_roots_t roots, ntt_kind kind,
                     ntt_dev_order order, const fr_t *shift, unsigned max_k, uint32_t chunks,
                     const host_direct_tables &direct, const fr_t *factor) {
