@@ -26,6 +26,7 @@ extern "C" {
 #include "zk/density.h"
 #include "zk/fr.h"
 #include "zk/g1.h"
+#include "zk/groth16.h"
 #include "zk/msm.h"
 #include "zk/ntt.h"
 }
@@ -400,6 +401,101 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks, unsigned
                          log_n, max_k, chunks, direct_log);
                 report(ok, what);
         }
+}
+
+/* ---- H's scalars ---- */
+
+/* H by its definition: a, b and c to the coset, (a b - c) / Z there, and
+ * for bellperson back (seven transforms), with zk/'s transforms. */
+static void h_by_definition(const ntt_domain_t *d, enum groth16_h_convention conv, fr_t *a, fr_t *b,
+                            fr_t *c) {
+        fr_t shift, z_inv;
+        (void)groth16_h_coset(conv, d->log_size, &shift, &z_inv);
+        for (fr_t *x : {a, b, c}) {
+                ntt_inverse(d, x, NTT_ORDER_NN);
+                ntt_coset_forward(d, x, &shift, NTT_ORDER_NN);
+        }
+        for (size_t i = 0; i < d->size; i++) {
+                fr_mul(&a[i], &a[i], &b[i]);
+                fr_sub(&a[i], &a[i], &c[i]);
+                fr_mul(&a[i], &a[i], &z_inv);
+        }
+        if (conv == GROTH16_H_BELLPERSON)
+                ntt_coset_inverse(d, a, &shift, NTT_ORDER_NN);
+}
+
+/* groth16.cu's sequence of transforms and steps (c_for_h, h_combine) in
+ * emulation; H in a. */
+static void h_emulated(unsigned log_n, enum groth16_h_convention conv, fr_dev *a, fr_dev *b,
+                       fr_dev *c, const host_direct_tables &direct) {
+        const ntt_roots_t roots =
+                conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
+        const size_t n = (size_t)1 << log_n;
+        fr_t shift, z_inv, n_fr, n_inv;
+        (void)groth16_h_coset(conv, log_n, &shift, &z_inv);
+        fr_from_u64(&n_fr, n);
+        fr_inv(&n_inv, &n_fr);
+        const fr_t *scale_in = log_n ? &n_fr : nullptr, *scale_out = log_n ? &n_inv : nullptr;
+        const bool bellperson = conv == GROTH16_H_BELLPERSON;
+        for (fr_dev *x : {a, b, c}) {
+                emu_ntt(x, log_n, roots, NTT_KIND_INVERSE, NTT_DEV_NR, nullptr, NTT_PASS_MAX_K, 1,
+                        direct, scale_in);
+                if (x != c || !bellperson)
+                        emu_ntt(x, log_n, roots, NTT_KIND_COSET_FORWARD, NTT_DEV_RN, &shift,
+                                NTT_PASS_MAX_K, 1, direct, scale_out);
+        }
+        const fr_dev z = to_dev<fr_dev>(z_inv);
+        if (!bellperson) {
+                for (size_t i = 0; i < n; i++)
+                        h_combine_step{a, b, c, z, false}(i);
+                return;
+        }
+        for (size_t i = 0; i < n; i++)
+                h_combine_step{a, b, nullptr, z, log_n == 0}(i);
+        emu_ntt(a, log_n, roots, NTT_KIND_COSET_INVERSE, NTT_DEV_NN, &shift, NTT_PASS_MAX_K, 1,
+                direct, log_n ? &z_inv : nullptr);
+        fr_t c_scale;
+        fr_mul(&c_scale, &n_inv, &z_inv);
+        for (size_t i = 0; i < n; i++)
+                h_subtract_step{a, c, to_dev<fr_dev>(c_scale), log_n}(i);
+}
+
+/* Both conventions' H three ways: by definition, zk/'s groth16_compute_h
+ * (bellperson's with six transforms) and the device's steps. */
+static void test_h(void) {
+        const host_direct_tables direct[2] = {host_direct_tables(NTT_ROOTS_SNARKJS, 8),
+                                              host_direct_tables(NTT_ROOTS_BELLPERSON, 8)};
+        const unsigned sizes[] = {0, 1, 2, 5, 9, 12};
+        for (int conv = 0; conv < 2; conv++)
+                for (unsigned log_n : sizes) {
+                        const enum groth16_h_convention cv = (enum groth16_h_convention)conv;
+                        const size_t n = (size_t)1 << log_n;
+                        std::vector<fr_t> want(3 * n), cpu(3 * n);
+                        std::vector<fr_dev> dev(3 * n);
+                        for (size_t i = 0; i < 3 * n; i++) {
+                                random_fr(&want[i]);
+                                cpu[i] = want[i];
+                                dev[i] = to_dev<fr_dev>(want[i]);
+                        }
+                        ntt_domain_t *d = nullptr;
+                        if (groth16_domain_new(&d, cv, log_n) < 0) {
+                                report(false, "h: domain");
+                                return;
+                        }
+                        h_by_definition(d, cv, &want[0], &want[n], &want[2 * n]);
+                        const bool cpu_ok =
+                                groth16_compute_h(d, cv, &cpu[0], &cpu[n], &cpu[2 * n]) == 0 &&
+                                !memcmp(cpu.data(), want.data(), n * sizeof(fr_t));
+                        ntt_domain_free(d);
+                        const bool hs = cv == GROTH16_H_SNARKJS;
+                        h_emulated(log_n, cv, &dev[0], &dev[n], &dev[2 * n], direct[hs ? 0 : 1]);
+                        const bool dev_ok = !memcmp(dev.data(), want.data(), n * sizeof(fr_t));
+                        char what[96];
+                        snprintf(what, sizeof(what), "h 2^%u %s: zk %s, device steps %s", log_n,
+                                 hs ? "snarkjs" : "bellperson", cpu_ok ? "ok" : "WRONG",
+                                 dev_ok ? "ok" : "WRONG");
+                        report(cpu_ok && dev_ok, what);
+                }
 }
 
 /* ---- curve ---- */
@@ -834,6 +930,7 @@ int main(void) {
         test_ntt(13, NTT_PASS_MAX_K, NTT_HOST_CHUNKS, 8);
         test_ntt(12, 3, 1, 0); /* as device-resident ones, no direct table */
         test_ntt(12, 3, 4, 5); /* many passes, each table for some */
+        test_h();
         test_curve();
         test_msm<g1_emu>();
         test_msm<g2_emu>();

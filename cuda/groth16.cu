@@ -35,22 +35,48 @@ static int to_coset(gpu_context_t *ctx, fr_t *d_x, unsigned log_n, ntt_roots_t r
                                  log_n ? &n_inv : nullptr);
 }
 
-/* a = (a b - c) / Z on the coset, then (bellperson) back from it: H's
- * scalars in d_a. Bellperson's way back takes 1/Z into its own scaling. */
+/* c as h_combine takes it: on the coset for snarkjs; for bellperson its
+ * coefficients alone, bit-reversed and n times (zk/groth16_prove.c: the
+ * way back from the coset gives C's coefficients, so c need not go there). */
+static int c_for_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
+                   ntt_roots_t roots, const fr_t *shift, fr_t *d_c) {
+        fr_t n;
+        if (conv == GROTH16_H_SNARKJS)
+                return to_coset(ctx, d_c, log_n, roots, shift);
+        fr_from_u64(&n, 1ull << log_n);
+        return ntt_device_scaled(ctx, d_c, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr,
+                                 log_n ? &n : nullptr);
+}
+
+/* H's scalars in d_a from a and b on the coset and c from c_for_h. snarkjs:
+ * a b - c there (its 1/Z is one, in its H bases). Bellperson: a b back from
+ * the coset, its transform taking 1/Z into its scaling, minus C / Z. */
 static int h_combine(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
                      ntt_roots_t roots, const fr_t *shift, const fr_t *z_inv, fr_t *d_a,
                      const fr_t *d_b, const fr_t *d_c) {
-        const bool back = conv == GROTH16_H_BELLPERSON, fold = back && log_n > 0;
+        const size_t n = (size_t)1 << log_n;
         fr_dev z;
         memcpy(&z, z_inv, sizeof(z));
+        if (conv == GROTH16_H_SNARKJS)
+                return gpu_launch_step(ctx,
+                                       h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b,
+                                                      (const fr_dev *)d_c, z, false},
+                                       n);
+
+        /* one point (n = 1): no pass to fold 1/Z into */
+        const bool fold = log_n > 0;
         GPU_TRY_R(gpu_launch_step(
-                ctx,
-                h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, (const fr_dev *)d_c, z, !fold},
-                (size_t)1 << log_n));
-        if (back)
-                GPU_TRY_R(ntt_device_scaled(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE,
-                                            NTT_ORDER_NN, shift, fold ? z_inv : nullptr));
-        return 0;
+                ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, nullptr, z, !fold}, n));
+        GPU_TRY_R(ntt_device_scaled(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE, NTT_ORDER_NN,
+                                    shift, fold ? z_inv : nullptr));
+        fr_t n_fr, c_scale;
+        fr_from_u64(&n_fr, n);
+        fr_inv(&c_scale, &n_fr);
+        fr_mul(&c_scale, &c_scale, z_inv);
+        fr_dev cs;
+        memcpy(&cs, &c_scale, sizeof(cs));
+        return gpu_launch_step(ctx, h_subtract_step{(fr_dev *)d_a, (const fr_dev *)d_c, cs, log_n},
+                               n);
 }
 
 static ntt_roots_t h_roots(enum groth16_h_convention conv) {
@@ -93,8 +119,9 @@ int cuzk::groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention co
         fr_t shift, z_inv;
 
         GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
-        for (size_t k = 0; k < 3; k++)
+        for (size_t k = 0; k < 2; k++)
                 GPU_TRY_R(to_coset(ctx, d_abc + k * n, log_n, roots, &shift));
+        GPU_TRY_R(c_for_h(ctx, conv, log_n, roots, &shift, d_abc + 2 * n));
         GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_abc, d_abc + n,
                             d_abc + 2 * n));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
@@ -137,7 +164,7 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[0], 0));
         GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
-        GPU_TRY_R(to_coset(ctx, d_c, log_n, roots, &shift));
+        GPU_TRY_R(c_for_h(ctx, conv, log_n, roots, &shift, d_c));
         GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_a, d_b, d_c));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
         *ret_d_h = d_a;

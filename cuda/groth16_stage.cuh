@@ -53,8 +53,9 @@ int groth16_stage_mark(gpu_context_t *ctx, enum gpu_stage_mark mark);
 int groth16_abc_slot(gpu_context_t *ctx, unsigned log_n, fr_t **ret);
 /* ctx's witness for n_vars values. */
 int groth16_witness_slot(gpu_context_t *ctx, size_t n_vars, fr_t **ret);
-/* H's scalars from a, b, c in d_abc (ctx's slot), all three queued on ctx's
- * stream: each to the coset, combined, and for bellperson back. */
+/* H's scalars from a, b, c in d_abc (ctx's slot), all queued on ctx's
+ * stream: a and b to the coset, c there too (snarkjs) or to its
+ * coefficients (bellperson), combined, and for bellperson back. */
 int groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
                           fr_t *d_abc, fr_t **ret_d_h);
 /* The H, A, B_G1 and L MSMs over the witness d_w on the device, queued on

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The Groth16-specific kernel steps: H's pointwise combination, and the
+/* The Groth16-specific kernel steps: H's pointwise steps, and the
  * witness values of the wires a density keeps (zk/density.h). */
 #pragma once
 
 #include "cuda/field.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/ntt_pass.cuh" /* bit_reverse32 */
 
 namespace cuzk {
 
-/* a[i] = (a[i] b[i] - c[i]) / Z on the coset (z_inv = 1/Z there), or
- * without the division when the transform after it takes 1/Z in its own
- * scaling (scaled false). */
+/* a[i] = a[i] b[i] - c[i] on the coset (no c: a[i] b[i]), times z_inv =
+ * 1/Z there when scaled, left out when the transform after it takes 1/Z
+ * in its own scaling. */
 struct h_combine_step {
         static constexpr unsigned block_threads = 256;
         fr_dev *a;
@@ -19,8 +20,26 @@ struct h_combine_step {
         bool scaled;
 
         CUZK_HD void operator()(uint64_t i) const {
-                const fr_dev t = load_wide(&a[i]) * load_wide(&b[i]) - load_wide(&c[i]);
+                fr_dev t = load_wide(&a[i]) * load_wide(&b[i]);
+                if (c)
+                        t = t - load_wide(&c[i]);
                 store_wide(&a[i], scaled ? t * z_inv : t);
+        }
+};
+
+/* h[i] -= c_scale c[rev(i)]: bellperson's H from the way back of a b, and
+ * C's coefficients as the inverse transform leaves them (bit-reversed, n
+ * times; c_scale = 1/(n Z)). */
+struct h_subtract_step {
+        static constexpr unsigned block_threads = 256;
+        fr_dev *h;
+        const fr_dev *c_rev;
+        fr_dev c_scale;
+        unsigned log_n;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const fr_dev c = load_wide(&c_rev[bit_reverse32((uint32_t)i, log_n)]);
+                store_wide(&h[i], load_wide(&h[i]) - c * c_scale);
         }
 };
 

@@ -87,35 +87,64 @@ int groth16_h_coset(enum groth16_h_convention conv, unsigned log_domain_size, fr
         return 0;
 }
 
+/* snarkjs's H: a b - c on the coset, left there (its H bases are the
+ * coset's Lagrange basis, 1/Z folded in). */
+static void h_snarkjs(const ntt_domain_t *d, fr_t *a, fr_t *b, fr_t *c, const fr_t *shift) {
+        const int64_t n = (int64_t)d->size;
+
+        evaluations_to_coset(d, a, shift);
+        evaluations_to_coset(d, b, shift);
+        evaluations_to_coset(d, c, shift);
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++) {
+                fr_mul(&a[i], &a[i], &b[i]);
+                fr_sub(&a[i], &a[i], &c[i]);
+        }
+}
+
+/*
+ * Bellperson's H: the coefficients of (A B - C) / Z, Z = g^n - 1 on the
+ * coset. The way back from the coset is linear, and C (degree < n) comes
+ * back from its coset values as its own coefficients, so H = (back(A B) -
+ * C) / Z for any a, b, c: c needs its inverse transform alone, not the way
+ * to the coset and back (six transforms instead of seven).
+ */
+static void h_bellperson(const ntt_domain_t *d, fr_t *a, fr_t *b, fr_t *c, const fr_t *shift,
+                         const fr_t *z_inv) {
+        const int64_t n = (int64_t)d->size;
+
+        evaluations_to_coset(d, a, shift);
+        evaluations_to_coset(d, b, shift);
+        ntt_inverse(d, c, NTT_ORDER_NR);
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++)
+                fr_mul(&a[i], &a[i], &b[i]);
+        /* a and c both in bit-reversed order until the last step */
+        ntt_coset_inverse(d, a, shift, NTT_ORDER_NR);
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++) {
+                fr_sub(&a[i], &a[i], &c[i]);
+                fr_mul(&a[i], &a[i], z_inv);
+        }
+        ntt_bit_reverse(a, d->log_size);
+}
+
 int groth16_compute_h(const ntt_domain_t *d, enum groth16_h_convention conv, fr_t *a, fr_t *b,
                       fr_t *c) {
         fr_t shift, z_inv;
-        int64_t n;
         int r;
 
         assert(d && a && b && c);
-        n = (int64_t)d->size;
 
         if (d->roots != (conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON))
                 return -EINVAL;
         r = groth16_h_coset(conv, d->log_size, &shift, &z_inv);
         if (r < 0)
                 return r;
-
-        evaluations_to_coset(d, a, &shift);
-        evaluations_to_coset(d, b, &shift);
-        evaluations_to_coset(d, c, &shift);
-
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n; i++) {
-                fr_t t;
-                fr_mul(&t, &a[i], &b[i]);
-                fr_sub(&t, &t, &c[i]);
-                fr_mul(&a[i], &t, &z_inv);
-        }
-
-        if (conv == GROTH16_H_BELLPERSON)
-                ntt_coset_inverse(d, a, &shift, NTT_ORDER_NN);
+        if (conv == GROTH16_H_SNARKJS)
+                h_snarkjs(d, a, b, c, &shift);
+        else
+                h_bellperson(d, a, b, c, &shift, &z_inv);
         return 0;
 }
 
