@@ -188,6 +188,9 @@ static int run_partitions(unsigned k, const struct groth16_pk *pk, struct partit
                 fprintf(stderr, "2^%u: %.1f MB host to device a partition (%s)\n", k,
                         (double)runs[PARTITIONS - 1].t.upload_bytes / 1e6,
                         in->pce ? "the compact witness" : "a, b, c and the witness");
+                fprintf(stderr, "2^%u: GPU lane scratch %.2f GiB, %.2f GiB set aside a partition\n",
+                        k, (double)gpu_prover_scratch_peak(prover) / (1u << 30),
+                        (double)gpu_prover_partition_bytes(pk) / (1u << 30));
         }
 
         gpu_pce_free(in->d_pce);

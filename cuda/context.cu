@@ -221,6 +221,14 @@ int gpu_scratch(gpu_context_t *ctx, enum gpu_slot slot, size_t bytes, void **ret
         return 0;
 }
 
+size_t gpu_scratch_bytes(const gpu_context_t *ctx) {
+        size_t sum = 0;
+        assert(ctx);
+        for (unsigned i = 0; i < GPU_SLOT_MAX_; i++)
+                sum += ctx->slots[i].bytes;
+        return sum;
+}
+
 int gpu_host_alloc(gpu_context_t *ctx, void **ret, size_t bytes) {
         assert(ret);
         GPU_TRY_R(gpu_enter(ctx));

@@ -35,6 +35,7 @@ struct lane {
         gpu_pce_witness_t *pce_witness; /* compact witnesses: NULL until first used */
         unsigned log_domain;            /* the largest partition it has worked on */
         size_t n_vars;
+        size_t scratch_bytes; /* its context's scratch after its last partition */
 };
 
 struct gpu_prover {
@@ -57,6 +58,8 @@ struct gpu_prover {
 /* Device memory one partition of pk's shape works in besides the bases. */
 uint64_t partition_device_bytes(const struct groth16_pk *pk);
 uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars);
+/* Room a key's circuit keeps on the card besides (its PCE, uploaded later). */
+uint64_t circuit_device_bytes_shape(unsigned log_domain_size);
 /* A density's words and ranks on the device (0 for NULL): wire_density_bytes. */
 size_t density_device_bytes(const struct wire_density *d);
 /* Fills the roles after the G1 ones (the densities, B_G2) with pk's host arrays. */

@@ -68,14 +68,35 @@ static size_t pk_arrays(const struct groth16_pk *pk, bool resident, const void *
         return 5;
 }
 
-/* Device memory one partition of pk's shape works in besides the bases: a,
- * b, c; the witness and its A and B gathers; MSM scratch (canonical
- * scalars, keys and values, partial sums); and 3 GiB for the rest (the
- * buckets of an MSM of 2^26 points or more: 13 windows of 2^19 at c = 20,
- * 1.3 GB). */
+/*
+ * Device memory one partition of pk's shape works in besides the bases, by
+ * the scratch buffers it grows (n domain points, m = max(n, n_vars)):
+ * - a, b, c: 3 n values; A's and B's gathered scalars share b and c once H
+ *   is made (groth16.cu), or take 2 n_vars more where they do not fit;
+ * - the witness: n_vars values;
+ * - each MSM's scalars in canonical form: m values;
+ * - the sort's keys and values, twice: 16 bytes an item, m or 2^26 items
+ *   (a group of windows sorts up to 2^26); the 0/1 split's indices: 8 m;
+ * - 4 GiB for the rest: the partial sums (two buffers, ~1 GB at 2^27 for
+ *   B_G2's), 13 windows of 2^19 G1 buckets (1.3 GB), a host-streamed
+ *   MSM's point batches, and small things (the reduction's sums, the
+ *   transforms' scalings, densities, the compact witness: ~0.2 GB).
+ * A 2^27 partition of up to 2^27 wires: 27 GiB (42.6 GiB were set aside
+ * before A's and B's scalars shared b and c and the sizes were counted).
+ */
 uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars) {
-        const uint64_t n = (uint64_t)1 << log_domain_size;
-        return 3 * n * sizeof(fr_t) + 3 * n_vars * sizeof(fr_t) + n * 128 + ((uint64_t)3 << 30);
+        const uint64_t n = (uint64_t)1 << log_domain_size, fr = sizeof(fr_t);
+        const uint64_t m = n > n_vars ? n : n_vars, sorted = m > (1u << 26) ? m : (1u << 26);
+        const uint64_t gathered = n_vars > n ? 2 * n_vars * fr : 0;
+        return 3 * n * fr + gathered + n_vars * fr + m * fr + 16 * sorted + 8 * m +
+               ((uint64_t)4 << 30);
+}
+
+/* A circuit's PCE on the card takes ~44 bytes a domain point (32 GiB PoRep:
+ * 5.9 GB for 2^27); a key goes to the card only with room for it too, as
+ * the PCE's upload comes after the key's, with the first compact partition. */
+uint64_t circuit_device_bytes_shape(unsigned log_domain_size) {
+        return (uint64_t)48 << log_domain_size;
 }
 
 uint64_t partition_device_bytes(const struct groth16_pk *pk) {
@@ -178,7 +199,8 @@ int resident_fits(gpu_prover_t *prover, uint64_t need, uint64_t partition_bytes)
                 return required ? r : 0;
         if (free_bytes < need + partition_bytes) {
                 log_full_errno(required ? LOG_ERR : LOG_INFO, 0,
-                               "SRS %s: its G1 bases (%.1f GiB) and a partition (%.1f GiB) do "
+                               "SRS %s: its G1 bases (%.1f GiB) and a partition with its "
+                               "circuit's PCE (%.1f GiB) do "
                                "not fit the GPU's %.1f GiB free",
                                required ? "refused (SrsResidence=device)" : "stays in host memory",
                                (double)need / (1u << 30), (double)partition_bytes / (1u << 30),
@@ -199,7 +221,9 @@ static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         if (resident_points(prover, pk))
                 return 0; /* streamed there (gpu_prover_stream_adopt) */
         need = resident_arrays(pk, host, bytes, owner);
-        r = resident_fits(prover, need, partition_device_bytes(pk));
+        r = resident_fits(prover, need,
+                          partition_device_bytes(pk) +
+                                  circuit_device_bytes_shape(pk->log_domain_size));
         if (r <= 0)
                 return r;
         k = resident_slot(prover);

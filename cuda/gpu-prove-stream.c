@@ -81,7 +81,8 @@ int gpu_prover_stream_begin(gpu_prover_t *prover, const struct gpu_key_shape *sh
 
         assert(prover && shape && ret);
         r = resident_fits(prover, stream_need(shape) + STREAM_STAGING_POINTS * ENCODED_G1_BYTES,
-                          partition_device_bytes_shape(shape->log_domain_size, shape->n_vars));
+                          partition_device_bytes_shape(shape->log_domain_size, shape->n_vars) +
+                                  circuit_device_bytes_shape(shape->log_domain_size));
         if (r <= 0)
                 return r;
         s = calloc(1, sizeof(*s));

@@ -179,6 +179,22 @@ int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_to
         return 0;
 }
 
+uint64_t gpu_prover_scratch_peak(gpu_prover_t *prover) {
+        uint64_t most = 0;
+        assert(prover);
+        pthread_mutex_lock(&prover->lock);
+        for (unsigned i = 0; i < prover->tuning.lanes; i++)
+                if (prover->lanes[i].scratch_bytes > most)
+                        most = prover->lanes[i].scratch_bytes;
+        pthread_mutex_unlock(&prover->lock);
+        return most;
+}
+
+uint64_t gpu_prover_partition_bytes(const struct groth16_pk *pk) {
+        assert(pk);
+        return partition_device_bytes(pk);
+}
+
 int gpu_prover_numa_node(const gpu_prover_t *prover) {
         assert(prover);
         return prover->numa_node;
@@ -234,6 +250,22 @@ static int gpu_tail(gpu_prover_t *prover, gpu_context_t *ctx, gpu_prove_partial_
         return 0;
 }
 
+/* Says when a lane's scratch grew, beside what partition_device_bytes set
+ * aside for it (a warning where it took more: the SRS's residence and the
+ * lanes opened count on that). Under prover->lock, the lane still held. */
+static void note_scratch(struct lane *lane, const struct groth16_pk *pk) {
+        const size_t bytes = gpu_scratch_bytes(lane->ctx);
+        const uint64_t estimate = partition_device_bytes(pk);
+
+        if (bytes <= lane->scratch_bytes)
+                return;
+        lane->scratch_bytes = bytes;
+        (void)log_full_errno(
+                bytes > estimate ? LOG_WARNING : LOG_DEBUG, 0,
+                "GPU lane scratch %.2f GiB after a 2^%u partition (set aside: %.2f GiB)",
+                (double)bytes / (1u << 30), pk->log_domain_size, (double)estimate / (1u << 30));
+}
+
 /*
  * The GPU work of a partial this thread has marked COLLECTING: wait for
  * its lane, write its MSM results and (with run_tail, when placed there)
@@ -259,6 +291,8 @@ static int collect_claimed(gpu_prover_t *prover, gpu_prove_partial_t *p, bool ru
                 r = gpu_tail(prover, lane->ctx, p);
 
         pthread_mutex_lock(&prover->lock);
+        if (r >= 0)
+                note_scratch(lane, p->pk);
         p->gpu_result = r;
         p->state = PARTIAL_COLLECTED;
         lane->busy = NULL;

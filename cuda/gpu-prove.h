@@ -75,6 +75,11 @@ void gpu_prover_free(gpu_prover_t *prover);
 const char *gpu_prover_device_name(const gpu_prover_t *prover);
 /* The device's free and total memory now. */
 int gpu_prover_memory(gpu_prover_t *prover, uint64_t *ret_free, uint64_t *ret_total);
+/* The most scratch a lane's context has held after a partition, and the
+ * device memory set aside for one of pk's partitions (which decides where
+ * the SRS lives and how many lanes open): the first must stay below. */
+uint64_t gpu_prover_scratch_peak(gpu_prover_t *prover);
+uint64_t gpu_prover_partition_bytes(const struct groth16_pk *pk);
 /* The NUMA node the prover runs on, -1 if unknown. */
 int gpu_prover_numa_node(const gpu_prover_t *prover);
 

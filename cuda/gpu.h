@@ -65,6 +65,9 @@ static inline void gpu_context_freep(gpu_context_t **ctx) {
 void gpu_context_info(const gpu_context_t *ctx, gpu_device_info_t *ret);
 /* The device's free and total memory now (cudaMemGetInfo). */
 int gpu_memory_info(gpu_context_t *ctx, size_t *ret_free, size_t *ret_total);
+/* Device memory the context's scratch buffers hold now (each grown to the
+ * most any call asked of it). */
+size_t gpu_scratch_bytes(const gpu_context_t *ctx);
 /* The last failure's description ("" if none). */
 const char *gpu_context_last_error(const gpu_context_t *ctx);
 /* Waits until the context's queued work is done. */
@@ -195,8 +198,10 @@ int gpu_groth16_msm_g1_queue(gpu_context_t *ctx, const struct groth16_pk *pk,
                              struct groth16_msm_results *res);
 /* ret_split may be NULL. */
 int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms, gpu_stage_split_t *ret_split);
-/* After the collect, the b_g2 MSM on the device over B's scalars as the
- * queue gathered them there (no host gather, no copy); points from dev->b2
+/* After the collect and before the context's next gpu_groth16_h (B's
+ * scalars lie in the part of its a, b, c that the next H overwrites), the
+ * b_g2 MSM on the device over B's scalars as the queue gathered them there
+ * (no host gather, no copy); points from dev->b2
  * where the key's are on the card (the scalars' 0s and 1s then kept apart, as
  * in the G1 MSMs), else from host memory (best pinned). */
 int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,

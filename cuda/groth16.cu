@@ -171,21 +171,40 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         return 0;
 }
 
+/*
+ * Part k (1: b, 2: c) of the a, b, c slot for count gathered scalars, when
+ * d_h is that slot's a part and they fit; else NULL. b and c are spent once
+ * H is made (its scalars end in a), and nothing writes them again before
+ * this partition's B_G2 tail has read B's scalars: a lane takes its next
+ * partition only once this one is collected, its tail included. So a
+ * partition needs no room of its own for A's and B's scalars (2 n_vars
+ * values: 7.8 GiB of a 32 GiB PoRep partition's ~31).
+ */
+static fr_t *spent_abc_part(gpu_context_t *ctx, const fr_t *d_h, unsigned log_n, unsigned k,
+                            size_t count) {
+        const size_t n = (size_t)1 << log_n;
+        const auto &slot = ctx->slots[GPU_SLOT_H_ABC];
+        if (d_h != slot.p || slot.bytes < 3 * n * sizeof(fr_t) || count > n)
+                return nullptr;
+        return (fr_t *)d_h + k * n;
+}
+
 /* The scalars that meet points with density d (NULL: the witness itself),
- * gathered on the device into `slot` from the witness d_w. The density's
- * words and ranks are read from d_words (the key's resident copy: bits,
- * then ranks) or copied there from host memory. */
+ * gathered on the device from the witness d_w into `into`, or `slot` when
+ * that is NULL. The density's words and ranks are read from d_words (the
+ * key's resident copy: bits, then ranks) or copied there from host memory. */
 static int density_scalars(gpu_context_t *ctx, const struct wire_density *d,
-                           const uint64_t *d_words, enum gpu_slot slot, const fr_t *d_w,
+                           const uint64_t *d_words, fr_t *into, enum gpu_slot slot, const fr_t *d_w,
                            const fr_t **ret) {
-        void *d_bits = nullptr, *d_out = nullptr;
+        void *d_bits = nullptr, *d_out = into;
 
         if (!d) {
                 *ret = d_w;
                 return 0;
         }
         const size_t words = (d->n_wires + 63) / 64;
-        GPU_TRY_R(gpu_scratch(ctx, slot, (d->count ? d->count : 1) * sizeof(fr_t), &d_out));
+        if (!d_out)
+                GPU_TRY_R(gpu_scratch(ctx, slot, (d->count ? d->count : 1) * sizeof(fr_t), &d_out));
         if (!d_words) {
                 GPU_TRY_R(
                         gpu_scratch(ctx, GPU_SLOT_DENSITY, 2 * words * sizeof(uint64_t), &d_bits));
@@ -219,11 +238,17 @@ int cuzk::groth16_msm_g1_queue_device(gpu_context_t *ctx, const struct groth16_p
                                    groth16_h_bases(pk->h_convention, pk->log_domain_size),
                                    nullptr));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_H));
-        GPU_TRY_R(density_scalars(ctx, pk->a_density, dev->a_density, GPU_SLOT_DENSE_A, dw, &d_a));
+        const unsigned log_n = pk->log_domain_size;
+        const wire_density *ad = pk->a_density, *bd = pk->b_density;
+        GPU_TRY_R(density_scalars(ctx, ad, dev->a_density,
+                                  ad ? spent_abc_part(ctx, d_h, log_n, 1, ad->count) : nullptr,
+                                  GPU_SLOT_DENSE_A, dw, &d_a));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
                                    &split->a));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_A));
-        GPU_TRY_R(density_scalars(ctx, pk->b_density, dev->b_density, GPU_SLOT_DENSE_B, dw, &d_b));
+        GPU_TRY_R(density_scalars(ctx, bd, dev->b_density,
+                                  bd ? spent_abc_part(ctx, d_h, log_n, 2, bd->count) : nullptr,
+                                  GPU_SLOT_DENSE_B, dw, &d_b));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
                                    &split->b));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_B1));

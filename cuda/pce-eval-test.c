@@ -247,6 +247,11 @@ static int prove_once(const struct groth16_pk *pk, const fr_t *w, fr_t *abc, con
                        w ? "from host a, b, c and witness" : "from the compact witness",
                        (double)t.gpu_stage_usec / 1e6, split, (double)t.g2_usec / 1e6,
                        (double)t.upload_bytes / 1e6);
+                const uint64_t peak = gpu_prover_scratch_peak(prover),
+                               set_aside = gpu_prover_partition_bytes(pk);
+                report(peak > 0 && peak <= set_aside,
+                       "GPU lane scratch %.2f GiB within the %.2f GiB set aside a partition",
+                       (double)peak / (1u << 30), (double)set_aside / (1u << 30));
         }
         gpu_pce_free(TAKE_PTR(dp));
         gpu_prover_unregister_pk(prover, pk);
