@@ -41,8 +41,13 @@ static int compare_double(const void *a, const void *b) {
         return (x > y) - (x < y);
 }
 
-/* The completed proofs' end times in order; the steady span runs from the
- * warm-th to the last. */
+/*
+ * The steady span runs from the warm-th completed proof's end to the last
+ * one's. The proofs ended in it count by the share of their wall time that
+ * falls in it: a proof that ran mostly before (one of the first ones, when
+ * they end out of order) counts for little, not as a whole proof done in
+ * the span.
+ */
 static void summarize_steady(const struct bench_sample *samples, size_t n, unsigned warm,
                              struct bench_summary *s) {
         _cleanup_free_ double *ends = NULL;
@@ -58,8 +63,22 @@ static void summarize_steady(const struct bench_sample *samples, size_t n, unsig
                 if (samples[i].completed)
                         ends[k++] = samples[i].end_seconds;
         qsort(ends, k, sizeof(*ends), compare_double);
+        const double from = ends[warm - 1];
+        double share = 0;
+        for (size_t i = 0; i < n; i++) {
+                const struct bench_sample *x = &samples[i];
+                if (!x->completed || x->end_seconds <= from)
+                        continue;
+                const double start = x->end_seconds - x->wall_seconds;
+                share += start >= from || x->wall_seconds <= 0
+                                 ? 1.0
+                                 : (x->end_seconds - from) / x->wall_seconds;
+        }
+        if (share <= 0)
+                return;
         s->steady_proofs = s->completed - warm;
-        s->steady_seconds = ends[k - 1] - ends[warm - 1];
+        s->steady_share = share;
+        s->steady_seconds = ends[k - 1] - from;
 }
 
 void bench_summarize(const struct bench_sample *samples, size_t n, double total_seconds,
@@ -134,7 +153,8 @@ void bench_print_summary(FILE *f, const struct bench_summary *s) {
         fprintf(f, "throughput:    %.3f proofs/min (%.1fs/proof)\n", s->proofs_per_minute,
                 s->seconds_per_proof);
         if (s->steady_proofs > 0)
-                fprintf(f, "steady:        %u after the first %u in %.1fs (%.1fs/proof)\n",
-                        s->steady_proofs, s->warm, s->steady_seconds,
-                        s->steady_seconds / s->steady_proofs);
+                fprintf(f,
+                        "steady:        %.1fs/proof after the first %u (%u more ended in %.1fs)\n",
+                        s->steady_seconds / s->steady_share, s->warm, s->steady_proofs,
+                        s->steady_seconds);
 }
