@@ -69,13 +69,6 @@ static void random_fp(fp_t *r) {
         } while (!fp_from_canonical(r, k));
 }
 
-template <class D, class H> static D to_dev(const H &h) {
-        static_assert(sizeof(D) == sizeof(H), "layouts differ");
-        D d;
-        memcpy(&d, &h, sizeof(d));
-        return d;
-}
-
 template <class D, class H> static bool same(const D &d, const H &h) {
         static_assert(sizeof(D) == sizeof(H), "layouts differ");
         return memcmp(&d, &h, sizeof(d)) == 0;
@@ -99,7 +92,7 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                                 PREFIX##_neg(&a, &a);                                            \
                                 b = a;                                                           \
                         }                                                                        \
-                        const DEV da = to_dev<DEV>(a), db = to_dev<DEV>(b);                      \
+                        const DEV da = as_dev<DEV>(a), db = as_dev<DEV>(b);                      \
                         PREFIX##_mul(&r, &a, &b);                                                \
                         ok_mul &= same(da * db, r);                                              \
                         ok_cios &= same(DEV::mont_mul(da, db), r);                               \
@@ -142,8 +135,8 @@ static void test_fp_mul_add(void) {
                 fp_mul(&ab, &a, &b);
                 fp_mul(&cd, &c, &d);
                 fp_add(&r, &ab, &cd);
-                ok &= same(fp_dev::mul_add(to_dev<fp_dev>(a), to_dev<fp_dev>(b), to_dev<fp_dev>(c),
-                                           to_dev<fp_dev>(d)),
+                ok &= same(fp_dev::mul_add(as_dev<fp_dev>(a), as_dev<fp_dev>(b), as_dev<fp_dev>(c),
+                                           as_dev<fp_dev>(d)),
                            r);
         }
         report(ok, "fp a b + c d, one reduction (20000 random, p - 1, 0)");
@@ -151,7 +144,7 @@ static void test_fp_mul_add(void) {
 
 /* Fp's lazy form: a value below 2m, as the canonical a or a + m. */
 static fp_dev lazy_form(const fp_t &a, bool plus_m) {
-        fp_dev d = to_dev<fp_dev>(a), m;
+        fp_dev d = as_dev<fp_dev>(a), m;
         for (int i = 0; i < fp_dev::N; i++)
                 m.v[i] = fp_params::modulus(i);
         return plus_m ? fp_dev::add_plain(d, m) : d;
@@ -219,9 +212,9 @@ static void test_fr_canonical_and_pow(void) {
                 uint64_t canon[FR_LIMBS], e = rng_u64() >> (i % 64);
                 random_fr(&a);
                 fr_to_canonical(canon, &a);
-                ok_canon &= same(to_dev<fr_dev>(a) * fr_dev::raw_one(), canon);
+                ok_canon &= same(as_dev<fr_dev>(a) * fr_dev::raw_one(), canon);
                 fr_pow(&p, &a, &e, 1);
-                ok_pow &= same(to_dev<fr_dev>(a).pow_u64(e), p);
+                ok_pow &= same(as_dev<fr_dev>(a).pow_u64(e), p);
         }
         report(ok_canon, "fr to canonical by raw one");
         report(ok_pow, "fr pow_u64");
@@ -233,8 +226,8 @@ struct host_pow_table {
         pow_table table;
 
         explicit host_pow_table(const pow_spec &s) : data(s.entries()) {
-                const fr_dev c = to_dev<fr_dev>(s.c), g = to_dev<fr_dev>(s.g);
-                const fr_dev g_step = to_dev<fr_dev>(s.g_step);
+                const fr_dev c = as_dev<fr_dev>(s.c), g = as_dev<fr_dev>(s.g);
+                const fr_dev g_step = as_dev<fr_dev>(s.g_step);
                 for (uint32_t i = 0; i < s.entries(); i++)
                         data[i] = pow_table_entry(c, g, g_step, s.lo_count, i);
                 table.lo = data.data();
@@ -369,7 +362,7 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks, unsigned
                                                 fr_from_u64(&shift, NTT_COSET_GENERATOR);
                                         for (size_t i = 0; i < n; i++) {
                                                 random_fr(&ref[i]);
-                                                dev[i] = to_dev<fr_dev>(ref[i]);
+                                                dev[i] = as_dev<fr_dev>(ref[i]);
                                         }
                                         cpu_ntt(d, ref.data(), (ntt_kind)kind, (ntt_dev_order)order,
                                                 &shift);
@@ -444,7 +437,7 @@ static void h_emulated(unsigned log_n, enum groth16_h_convention conv, fr_dev *a
                         emu_ntt(x, log_n, roots, NTT_KIND_COSET_FORWARD, NTT_DEV_RN, &shift,
                                 NTT_PASS_MAX_K, 1, direct, scale_out);
         }
-        const fr_dev z = to_dev<fr_dev>(z_inv);
+        const fr_dev z = as_dev<fr_dev>(z_inv);
         if (!bellperson) {
                 for (size_t i = 0; i < n; i++)
                         h_combine_step{a, b, c, z, false}(i);
@@ -457,7 +450,7 @@ static void h_emulated(unsigned log_n, enum groth16_h_convention conv, fr_dev *a
         fr_t c_scale;
         fr_mul(&c_scale, &n_inv, &z_inv);
         for (size_t i = 0; i < n; i++)
-                h_subtract_step{a, c, to_dev<fr_dev>(c_scale), log_n}(i);
+                h_subtract_step{a, c, as_dev<fr_dev>(c_scale), log_n}(i);
 }
 
 /* Both conventions' H three ways: by definition, zk/'s groth16_compute_h
@@ -475,7 +468,7 @@ static void test_h(void) {
                         for (size_t i = 0; i < 3 * n; i++) {
                                 random_fr(&want[i]);
                                 cpu[i] = want[i];
-                                dev[i] = to_dev<fr_dev>(want[i]);
+                                dev[i] = as_dev<fr_dev>(want[i]);
                         }
                         ntt_domain_t *d = nullptr;
                         if (groth16_domain_new(&d, cv, log_n) < 0) {
@@ -539,7 +532,7 @@ static void test_curve(void) {
                 g1_xyzz_from_affine(&hp, &p);
                 g1_xyzz_dev acc;
                 memcpy(&acc, &hacc, sizeof(acc));
-                g1_affine_dev dq = to_dev<g1_affine_dev>(q);
+                g1_affine_dev dq = as_dev<g1_affine_dev>(q);
                 g1_affine_t qq = q;
                 if (negate)
                         g1_affine_neg(&qq, &q);
@@ -556,13 +549,13 @@ static void test_curve(void) {
                 l.zz = lazy_form(hacc.zz, i & 8);
                 l.add_affine(dq, negate, mul_called_lazy());
                 ok_lazy &= same(l.canonical(mul_called_lazy()), r);
-                l.add_affine(to_dev<g1_affine_dev>(p), false, mul_called_lazy());
-                r.add_affine(to_dev<g1_affine_dev>(p), false);
+                l.add_affine(as_dev<g1_affine_dev>(p), false, mul_called_lazy());
+                r.add_affine(as_dev<g1_affine_dev>(p), false);
                 ok_lazy &= same(l.canonical(mul_called_lazy()), r);
                 /* madd onto the same point twice: 2P + P, then into infinity */
                 g1_xyzz_dev e = g1_xyzz_dev::infinity();
-                e.add_affine(to_dev<g1_affine_dev>(p), false);
-                e.add_affine(to_dev<g1_affine_dev>(p), false);
+                e.add_affine(as_dev<g1_affine_dev>(p), false);
+                e.add_affine(as_dev<g1_affine_dev>(p), false);
                 g1_xyzz_t he;
                 g1_xyzz_from_affine(&he, &p);
                 g1_xyzz_dbl(&he, &he);

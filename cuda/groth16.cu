@@ -19,68 +19,74 @@ extern "C" {
 
 using namespace cuzk;
 
+/* What H's transforms and steps take, made once an H: the convention's
+ * roots, its coset and 1/Z there (groth16_h_coset), n and 1/n. */
+struct h_plan {
+        enum groth16_h_convention conv;
+        unsigned log_n;
+        ntt_roots_t roots;
+        fr_t shift, z_inv, n, n_inv;
+};
+
+static int h_plan_make(enum groth16_h_convention conv, unsigned log_n, h_plan *h) {
+        h->conv = conv;
+        h->log_n = log_n;
+        h->roots = conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
+        /* first: it refuses sizes past the transforms', for which 2^log_n overflows */
+        GPU_TRY_R(groth16_h_coset(conv, log_n, &h->shift, &h->z_inv));
+        fr_from_u64(&h->n, 1ull << log_n);
+        fr_inv(&h->n_inv, &h->n);
+        return 0;
+}
+
 /* Evaluations on <omega> -> evaluations on shift<omega>, natural order both
  * ways (the inverse leaves bit-reversed coefficients for the coset NTT).
  * The inverse's 1/n goes into the coset's powers of the shift: one product
  * an element fewer. */
-static int to_coset(gpu_context_t *ctx, fr_t *d_x, unsigned log_n, ntt_roots_t roots,
-                    const fr_t *shift) {
-        fr_t n, n_inv;
-        fr_from_u64(&n, 1ull << log_n);
-        fr_inv(&n_inv, &n);
+static int to_coset(gpu_context_t *ctx, const h_plan &h, fr_t *d_x) {
         /* one point (n = 1): no pass to fold into, and nothing to fold */
-        GPU_TRY_R(ntt_device_scaled(ctx, d_x, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr,
-                                    log_n ? &n : nullptr));
-        return ntt_device_scaled(ctx, d_x, log_n, roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN, shift,
-                                 log_n ? &n_inv : nullptr);
+        const bool fold = h.log_n > 0;
+        GPU_TRY_R(ntt_device_scaled(ctx, d_x, h.log_n, h.roots, GPU_NTT_INVERSE, NTT_ORDER_NR,
+                                    nullptr, fold ? &h.n : nullptr));
+        return ntt_device_scaled(ctx, d_x, h.log_n, h.roots, GPU_NTT_COSET_FORWARD, NTT_ORDER_RN,
+                                 &h.shift, fold ? &h.n_inv : nullptr);
 }
 
 /* c as h_combine takes it: on the coset for snarkjs; for bellperson its
  * coefficients alone, bit-reversed and n times (zk/groth16_prove.c: the
  * way back from the coset gives C's coefficients, so c need not go there). */
-static int c_for_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
-                   ntt_roots_t roots, const fr_t *shift, fr_t *d_c) {
-        fr_t n;
-        if (conv == GROTH16_H_SNARKJS)
-                return to_coset(ctx, d_c, log_n, roots, shift);
-        fr_from_u64(&n, 1ull << log_n);
-        return ntt_device_scaled(ctx, d_c, log_n, roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr,
-                                 log_n ? &n : nullptr);
+static int c_for_h(gpu_context_t *ctx, const h_plan &h, fr_t *d_c) {
+        if (h.conv == GROTH16_H_SNARKJS)
+                return to_coset(ctx, h, d_c);
+        return ntt_device_scaled(ctx, d_c, h.log_n, h.roots, GPU_NTT_INVERSE, NTT_ORDER_NR, nullptr,
+                                 h.log_n ? &h.n : nullptr);
 }
 
 /* H's scalars in d_a from a and b on the coset and c from c_for_h. snarkjs:
  * a b - c there (its 1/Z is one, in its H bases). Bellperson: a b back from
  * the coset, its transform taking 1/Z into its scaling, minus C / Z. */
-static int h_combine(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
-                     ntt_roots_t roots, const fr_t *shift, const fr_t *z_inv, fr_t *d_a,
-                     const fr_t *d_b, const fr_t *d_c) {
-        const size_t n = (size_t)1 << log_n;
-        fr_dev z;
-        memcpy(&z, z_inv, sizeof(z));
-        if (conv == GROTH16_H_SNARKJS)
+static int h_combine(gpu_context_t *ctx, const h_plan &h, fr_t *d_a, const fr_t *d_b,
+                     const fr_t *d_c) {
+        const size_t n = (size_t)1 << h.log_n;
+        const fr_dev z = as_dev<fr_dev>(h.z_inv);
+        if (h.conv == GROTH16_H_SNARKJS)
                 return gpu_launch_step(ctx,
                                        h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b,
                                                       (const fr_dev *)d_c, z, false},
                                        n);
 
         /* one point (n = 1): no pass to fold 1/Z into */
-        const bool fold = log_n > 0;
+        const bool fold = h.log_n > 0;
         GPU_TRY_R(gpu_launch_step(
                 ctx, h_combine_step{(fr_dev *)d_a, (const fr_dev *)d_b, nullptr, z, !fold}, n));
-        GPU_TRY_R(ntt_device_scaled(ctx, d_a, log_n, roots, GPU_NTT_COSET_INVERSE, NTT_ORDER_NN,
-                                    shift, fold ? z_inv : nullptr));
-        fr_t n_fr, c_scale;
-        fr_from_u64(&n_fr, n);
-        fr_inv(&c_scale, &n_fr);
-        fr_mul(&c_scale, &c_scale, z_inv);
-        fr_dev cs;
-        memcpy(&cs, &c_scale, sizeof(cs));
-        return gpu_launch_step(ctx, h_subtract_step{(fr_dev *)d_a, (const fr_dev *)d_c, cs, log_n},
+        GPU_TRY_R(ntt_device_scaled(ctx, d_a, h.log_n, h.roots, GPU_NTT_COSET_INVERSE, NTT_ORDER_NN,
+                                    &h.shift, fold ? &h.z_inv : nullptr));
+        fr_t c_scale;
+        fr_mul(&c_scale, &h.n_inv, &h.z_inv);
+        return gpu_launch_step(ctx,
+                               h_subtract_step{(fr_dev *)d_a, (const fr_dev *)d_c,
+                                               as_dev<fr_dev>(c_scale), h.log_n},
                                n);
-}
-
-static ntt_roots_t h_roots(enum groth16_h_convention conv) {
-        return conv == GROTH16_H_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_BELLPERSON;
 }
 
 int cuzk::groth16_stage_mark(gpu_context_t *ctx, enum gpu_stage_mark mark) {
@@ -115,15 +121,13 @@ int cuzk::groth16_witness_slot(gpu_context_t *ctx, size_t n_vars, fr_t **ret) {
 int cuzk::groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n,
                                 fr_t *d_abc, fr_t **ret_d_h) {
         const size_t n = (size_t)1 << log_n;
-        const ntt_roots_t roots = h_roots(conv);
-        fr_t shift, z_inv;
+        h_plan h;
 
-        GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
+        GPU_TRY_R(h_plan_make(conv, log_n, &h));
         for (size_t k = 0; k < 2; k++)
-                GPU_TRY_R(to_coset(ctx, d_abc + k * n, log_n, roots, &shift));
-        GPU_TRY_R(c_for_h(ctx, conv, log_n, roots, &shift, d_abc + 2 * n));
-        GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_abc, d_abc + n,
-                            d_abc + 2 * n));
+                GPU_TRY_R(to_coset(ctx, h, d_abc + k * n));
+        GPU_TRY_R(c_for_h(ctx, h, d_abc + 2 * n));
+        GPU_TRY_R(h_combine(ctx, h, d_abc, d_abc + n, d_abc + 2 * n));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
         *ret_d_h = d_abc;
         return 0;
@@ -132,15 +136,14 @@ int cuzk::groth16_h_from_device(gpu_context_t *ctx, enum groth16_h_convention co
 int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned log_n, const fr_t *a,
                   const fr_t *b, const fr_t *c, fr_t **ret_d_h) {
         const size_t n = (size_t)1 << log_n;
-        const ntt_roots_t roots = h_roots(conv);
-        fr_t shift, z_inv;
+        h_plan h;
         fr_t *d_a = nullptr;
 
         assert(ctx);
         assert(a && b && c);
         assert(ret_d_h);
 
-        GPU_TRY_R(groth16_h_coset(conv, log_n, &shift, &z_inv));
+        GPU_TRY_R(h_plan_make(conv, log_n, &h));
         GPU_TRY_R(gpu_enter(ctx));
         GPU_TRY_R(groth16_abc_slot(ctx, log_n, &d_a));
         fr_t *d_b = d_a + n, *d_c = d_b + n;
@@ -156,16 +159,16 @@ int gpu_groth16_h(gpu_context_t *ctx, enum groth16_h_convention conv, unsigned l
         GPU_TRY_R(gpu_copies_after_kernels(ctx));
         /* queued before b crosses: with pageable a, b, c this thread fills
          * the stages while a's transforms run */
-        GPU_TRY_R(to_coset(ctx, d_a, log_n, roots, &shift));
+        GPU_TRY_R(to_coset(ctx, h, d_a));
         GPU_TRY_R(gpu_copy_staged(ctx, d_b, b, n * sizeof(fr_t), ctx->copy_stream));
         GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[0], ctx->copy_stream));
         GPU_TRY_R(gpu_copy_staged(ctx, d_c, c, n * sizeof(fr_t), ctx->copy_stream));
         GPU_TRY(ctx, cudaEventRecord(ctx->input_ready[1], ctx->copy_stream));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[0], 0));
-        GPU_TRY_R(to_coset(ctx, d_b, log_n, roots, &shift));
+        GPU_TRY_R(to_coset(ctx, h, d_b));
         GPU_TRY(ctx, cudaStreamWaitEvent(ctx->stream, ctx->input_ready[1], 0));
-        GPU_TRY_R(c_for_h(ctx, conv, log_n, roots, &shift, d_c));
-        GPU_TRY_R(h_combine(ctx, conv, log_n, roots, &shift, &z_inv, d_a, d_b, d_c));
+        GPU_TRY_R(c_for_h(ctx, h, d_c));
+        GPU_TRY_R(h_combine(ctx, h, d_a, d_b, d_c));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_H));
         *ret_d_h = d_a;
         return 0;

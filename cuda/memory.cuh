@@ -15,6 +15,14 @@
 
 namespace cuzk {
 
+/* A host value (zk/'s layout) as the device type of the same bytes. */
+template <class D, class H> D as_dev(const H &h) {
+        static_assert(sizeof(D) == sizeof(H), "layouts differ");
+        D d;
+        memcpy(&d, &h, sizeof(d));
+        return d;
+}
+
 template <class T> CUZK_HD T load_wide(const T *p) {
 #ifdef __CUDA_ARCH__
         static_assert(sizeof(T) % 16 == 0, "16-byte pieces");

@@ -50,13 +50,6 @@ struct pow_table_step {
         }
 };
 
-template <class D, class H> static D as_dev(const H &h) {
-        static_assert(sizeof(D) == sizeof(H), "layouts differ");
-        D d;
-        memcpy(&d, &h, sizeof(d));
-        return d;
-}
-
 /* Fills a pow_table's array (spec.entries() elements at out). */
 static int build_pow_table(gpu_context_t *ctx, const pow_spec &spec, fr_dev *out,
                            pow_table *table) {
