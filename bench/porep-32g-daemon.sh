@@ -26,12 +26,17 @@ work=${WORK:-/tmp/porep-32g}
 cg=/sys/fs/cgroup/cuzk-porep-bench-$$ # cuzkd makes children: one per run
 mkdir -p "$work/params" "$work/pce"
 
-# cuzkd in the cgroup $cg, its log to $1; sets pid and returns once it answers.
+# Each line after the time it was read (seconds since the epoch, to the microsecond):
+# the gaps between a partition's lines show where a lane waits.
+stamp_lines() { while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
+# cuzkd in the cgroup $cg, its log to $1 (stamped); sets pid and returns once it answers.
 start_cuzkd() {
+        # The reader starts before the subshell joins $cg: a cgroup whose children
+        # cuzkd makes holds no process of its own.
         (
                 echo "$BASHPID" >"$cg/cgroup.procs"
                 exec "$build/daemon/cuzkd" --config "$work/cuzkd.conf"
-        ) >"$1" 2>&1 &
+        ) > >(stamp_lines >"$1") 2>&1 &
         pid=$!
         for _ in $(seq 100); do
                 "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status >/dev/null 2>&1 && break
@@ -90,6 +95,7 @@ echo "cgroup memory.peak: $(cat "$cg/memory.peak" 2>/dev/null) bytes"
 "$build/cli/cuzkctl" -s "$work/sock" -t 1000 status 2>&1 | head -30
 kill "$pid"
 wait "$pid"
+sleep 1 # the stamping reader's last lines
 find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
 grep -E "warning|error|GPU|partition 0|loaded|reserved" "$work/cuzkd.log" | head -30
 grep -E "compact witness" "$work/cuzkd.log" | head -12

@@ -66,6 +66,7 @@ static int create_streams(gpu_context_t *ctx) {
         GPU_TRY(ctx, cudaEventCreateWithFlags(&ctx->copies_done, cudaEventDisableTiming));
         GPU_TRY(ctx, cudaEventCreate(&ctx->stage_begin));
         GPU_TRY(ctx, cudaEventCreate(&ctx->stage_end));
+        GPU_TRY(ctx, cudaEventCreate(&ctx->partition_done));
         for (cudaEvent_t &e : ctx->stage_marks)
                 GPU_TRY(ctx, cudaEventCreate(&e));
         return 0;
@@ -146,7 +147,8 @@ void gpu_context_free(gpu_context_t *ctx) {
         }
         if (ctx->stream_done)
                 (void)cudaEventDestroy(ctx->stream_done);
-        for (cudaEvent_t e : {ctx->copies_done, ctx->stage_begin, ctx->stage_end})
+        for (cudaEvent_t e :
+             {ctx->copies_done, ctx->stage_begin, ctx->stage_end, ctx->partition_done})
                 if (e)
                         (void)cudaEventDestroy(e);
         for (cudaEvent_t e : ctx->stage_marks)

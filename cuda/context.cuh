@@ -103,6 +103,11 @@ struct gpu_context {
         /* Its parts' ends (gpu_stage_split_t): a, b, c; H; the H, A and B_G1 MSMs. */
         cudaEvent_t stage_marks[GPU_STAGE_MARKS];
         bool stage_open;
+        /* The stream's end of the last partition's work, its B_G2 tail
+         * included (gpu_groth16_partition_done): the next stage's idle
+         * time counts from there. */
+        cudaEvent_t partition_done;
+        bool partition_done_set;
         const fr_t *b_scalars;        /* on the device: the last queued stage's B_G1 scalars */
         struct gpu_msm_split b_split; /* their 0s and 1s */
 };

@@ -289,6 +289,9 @@ static int collect_claimed(gpu_prover_t *prover, gpu_prove_partial_t *p, bool ru
         }
         if (r >= 0 && run_tail && p->g2_on_gpu)
                 r = gpu_tail(prover, lane->ctx, p);
+        /* The lane's next stage counts its idle time from here. */
+        if (r >= 0)
+                r = gpu_groth16_partition_done(lane->ctx);
 
         pthread_mutex_lock(&prover->lock);
         if (r >= 0)
@@ -494,9 +497,9 @@ void gpu_stage_split_format(const gpu_stage_split_t *split, char *buf, size_t si
         assert(split && buf);
         snprintf(buf, size,
                  "a, b, c %.1f ms, H's transforms %.1f ms, MSMs: H %.1f ms, A %.1f ms, B_G1 "
-                 "%.1f ms, L %.1f ms",
+                 "%.1f ms, L %.1f ms; the lane idle %.1f ms before it",
                  split->abc_ms, split->ntt_ms, split->msm_h_ms, split->msm_a_ms, split->msm_b1_ms,
-                 split->msm_l_ms);
+                 split->msm_l_ms, split->idle_ms);
 }
 
 /* Waits for p's GPU work and its tail; the timings (may be NULL). */

@@ -186,9 +186,14 @@ typedef struct gpu_pk_points {
  * a, b, c made on the device (the compact witness's upload included; 0 when
  * they came from the host), H's transforms and pointwise step, then each G1
  * MSM with its density gather. Measured alone, they add up to the stage;
- * with partitions overlapping on other lanes each includes their share. */
+ * with partitions overlapping on other lanes each includes their share.
+ * idle_ms: the stream's wait before the stage, from the context's previous
+ * partition's end (gpu_groth16_partition_done) to this stage's first work,
+ * the host's hand-over from one partition to the next (0 for a context's
+ * first partition). */
 typedef struct gpu_stage_split {
         float abc_ms, ntt_ms, msm_h_ms, msm_a_ms, msm_b1_ms, msm_l_ms;
+        float idle_ms;
 } gpu_stage_split_t;
 
 /* dev: what of the key is on the device (NULL: nothing), which spares the
@@ -206,6 +211,11 @@ int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms, gpu_stage_spli
  * in the G1 MSMs), else from host memory (best pinned). */
 int gpu_groth16_b_g2(gpu_context_t *ctx, const struct groth16_pk *pk, const gpu_pk_points_t *dev,
                      g2_jac_t *ret);
+
+/* Marks the end of a partition's work on the context's stream (after its
+ * B_G2 tail, where that runs here): the next stage's idle_ms counts from
+ * there. */
+int gpu_groth16_partition_done(gpu_context_t *ctx);
 
 /* Self-test hooks: r[i] = a[i] * b[i] on the GPU, host arrays. */
 int gpu_test_fr_mul(gpu_context_t *ctx, fr_t *r, const fr_t *a, const fr_t *b, size_t n);

@@ -328,9 +328,20 @@ int gpu_groth16_collect(gpu_context_t *ctx, double *ret_stage_ms, gpu_stage_spli
                 GPU_TRY(ctx, cudaEventElapsedTime(&ms, ctx->stage_begin, ctx->stage_end));
                 if (ret_split)
                         GPU_TRY_R(stage_split(ctx, ret_split));
+                if (ret_split && ctx->partition_done_set)
+                        GPU_TRY(ctx, cudaEventElapsedTime(&ret_split->idle_ms, ctx->partition_done,
+                                                          ctx->stage_begin));
         }
         ctx->stage_open = false;
         if (ret_stage_ms)
                 *ret_stage_ms = ms;
+        return 0;
+}
+
+int gpu_groth16_partition_done(gpu_context_t *ctx) {
+        assert(ctx);
+        GPU_TRY_R(gpu_enter(ctx));
+        GPU_TRY(ctx, cudaEventRecord(ctx->partition_done, ctx->stream));
+        ctx->partition_done_set = true;
         return 0;
 }
