@@ -41,6 +41,55 @@ const fr_t *pce_compact_aux(const struct pce_compact_witness *w, uint64_t j) {
                         (uint64_t)__builtin_popcountll(~w->is_bit[word] & (mask - 1))];
 }
 
+/* The 64 bits of bits[] (words words) from bit `first` on, 0 past the end. */
+static uint64_t bits_from(const uint64_t *bits, size_t words, uint64_t first) {
+        const size_t k = first / 64;
+        const unsigned shift = first % 64;
+        uint64_t v;
+
+        if (k >= words)
+                return 0;
+        v = bits[k] >> shift;
+        if (shift && k + 1 < words)
+                v |= bits[k + 1] << (64 - shift);
+        return v;
+}
+
+void pce_compact_count_aux(const struct pce_compact_witness *w, const struct wire_density *const *d,
+                           size_t n_d, uint64_t *ret_one, uint64_t *ret_big) {
+        const uint64_t base = 1 + (uint64_t)w->n_inputs, words = pce_bitmap_words(w->n_aux);
+
+        assert(w && (d || n_d == 0) && (ret_one || n_d == 0) && (ret_big || n_d == 0));
+        for (size_t i = 0; i < n_d; i++) {
+                assert(!d[i] || d[i]->n_wires == base + w->n_aux);
+                ret_one[i] = ret_big[i] = 0;
+        }
+        for (uint64_t k = 0; k < words; k++) {
+                const uint64_t valid = (k + 1) * 64 <= w->n_aux
+                                               ? UINT64_MAX
+                                               : (UINT64_C(1) << (w->n_aux % 64)) - 1;
+                const uint64_t nums = ~w->is_bit[k] & valid;
+                uint64_t ones = w->is_bit[k] & w->bit_value[k] & valid, bigs = 0;
+                const fr_t *x = &w->nums[w->rank[k]];
+
+                /* the nums in order: each one's value says which mask it joins */
+                for (uint64_t left = nums; left; left &= left - 1, x++) {
+                        const uint64_t bit = left & -left;
+                        if (fr_is_one(x))
+                                ones |= bit;
+                        else if (!fr_is_zero(x))
+                                bigs |= bit;
+                }
+                for (size_t i = 0; i < n_d; i++) {
+                        const uint64_t in = d[i] ? bits_from(d[i]->bits, (d[i]->n_wires + 63) / 64,
+                                                             base + k * 64)
+                                                 : UINT64_MAX;
+                        ret_one[i] += (uint64_t)__builtin_popcountll(ones & in);
+                        ret_big[i] += (uint64_t)__builtin_popcountll(bigs & in);
+                }
+        }
+}
+
 /* Row i of m: a set bit adds its coefficient, a clear one nothing; other
  * values as pce_evaluate() does. */
 static inline __attribute__((always_inline)) void row_compact(const struct pce_matrix *m,

@@ -35,6 +35,14 @@ int pce_compact_rank(const uint64_t *is_bit, uint64_t n_aux, uint64_t **ret);
 /* Aux j's value (a pointer into w, or to one or zero). */
 const fr_t *pce_compact_aux(const struct pce_compact_witness *w, uint64_t j);
 
+/* For each of the n_d densities d[i] (NULL: every aux; else covering the witness's
+ * 1 + n_inputs + n_aux wires), how many of the aux whose wires (1 + n_inputs + j) it
+ * holds are 1 (ret_one[i]) and how many neither 0 nor 1 (ret_big[i]): what an MSM over
+ * those wires needs to set its 0s and 1s apart. Word by word over the bitmaps, each num
+ * looked at once (a num may be 0 or 1 too). */
+void pce_compact_count_aux(const struct pce_compact_witness *w, const struct wire_density *const *d,
+                           size_t n_d, uint64_t *ret_one, uint64_t *ret_big);
+
 /* pce_evaluate() from the compact witness. Returns 0 or -EINVAL (a domain
  * smaller than the rows, or a witness of another shape). */
 int pce_evaluate_compact(const struct pce *pce, const struct pce_compact_witness *w,

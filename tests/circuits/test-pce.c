@@ -4,7 +4,7 @@
  * random values; 1-, 2- and 4-byte ids), the input rows, the evaluation
  * (fused, and matrix by matrix for mixed id widths) against a naive one on
  * 1 and 2 threads, density bitmaps, the 0/1 split
- * of a witness, and the refusals.
+ * of a witness, a compact witness's 0s and 1s by density, and the refusals.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits/pce-compact.h"
 #include "circuits/pce.h"
 #include "common/cleanup.h"
 #include "tests/lib/ref.h"
@@ -428,6 +429,102 @@ static void test_witness_split(void **state) {
         }
 }
 
+/* One aux value of a compact witness: a bit, or a num that is 0, 1 or another value. */
+static void random_compact_aux(uint64_t *is_bit, uint64_t *bit_value, fr_t *nums, uint64_t *n_nums,
+                               uint64_t j) {
+        const uint64_t pick = test_rng_u64() % 5, mask = UINT64_C(1) << (j % 64);
+
+        if (pick < 2) {
+                is_bit[j / 64] |= mask;
+                if (pick)
+                        bit_value[j / 64] |= mask;
+                return;
+        }
+        if (test_rng_u64() & 1)
+                bit_value[j / 64] |= mask; /* ignored where the bit is clear */
+        if (pick == 2)
+                fr_set_zero(&nums[*n_nums]);
+        else if (pick == 3)
+                fr_set_one(&nums[*n_nums]);
+        else
+                test_rng_fr(&nums[*n_nums]);
+        (*n_nums)++;
+}
+
+static size_t count_zero_aux(const struct pce_compact_witness *w) {
+        size_t zero = 0;
+        for (uint64_t j = 0; j < w->n_aux; j++)
+                zero += fr_is_zero(pce_compact_aux(w, j));
+        return zero;
+}
+
+/* pce_compact_count_aux against the aux one by one (pce_compact_aux, wire_density_has):
+ * widths of inputs that put the aux at every offset in a density word, aux counts around
+ * the word size, nums equal to 0 and 1, densities of every fill. */
+static void test_compact_count_aux(void **state) {
+        static const uint32_t inputs[] = {0, 1, 5, 62, 63, 64, 70};
+        static const uint64_t auxes[] = {0, 1, 63, 64, 65, 127, 1000, 4097};
+        (void)state;
+
+        test_rng_seed(7);
+        for (size_t a = 0; a < sizeof(inputs) / sizeof(inputs[0]); a++)
+                for (size_t b = 0; b < sizeof(auxes) / sizeof(auxes[0]); b++) {
+                        const uint32_t n_inputs = inputs[a];
+                        const uint64_t n_aux = auxes[b], words = pce_bitmap_words(n_aux);
+                        const size_t n_wires = 1 + n_inputs + n_aux;
+                        _cleanup_free_ uint64_t *bits = calloc(2 * words + 2, sizeof(uint64_t));
+                        _cleanup_free_ fr_t *nums = calloc(n_aux + 1, sizeof(fr_t));
+                        _cleanup_free_ fr_t *in = calloc(n_inputs + 1, sizeof(fr_t));
+                        _cleanup_free_ uint64_t *rank = NULL;
+                        uint64_t n_nums = 0;
+
+                        assert_non_null(bits);
+                        assert_non_null(nums);
+                        assert_non_null(in);
+                        fr_set_one(&in[0]);
+                        for (uint64_t j = 0; j < n_aux; j++)
+                                random_compact_aux(bits, bits + words + 1, nums, &n_nums, j);
+                        assert_int_equal(pce_compact_rank(bits, n_aux, &rank), 0);
+                        const struct pce_compact_witness w = {.n_inputs = n_inputs,
+                                                              .inputs = in,
+                                                              .n_aux = n_aux,
+                                                              .is_bit = bits,
+                                                              .bit_value = bits + words + 1,
+                                                              .nums = nums,
+                                                              .rank = rank};
+                        /* no density, then densities of 0, 1/8, 1/2, 7/8 and all wires */
+                        for (unsigned fill = 0; fill <= 6; fill++) {
+                                _cleanup_(wire_density_freep) struct wire_density *d = NULL;
+                                uint64_t one = 0, big = 0, want_one = 0, want_big = 0;
+
+                                if (fill > 0) {
+                                        static const unsigned eighths[] = {0, 1, 4, 7, 8, 8};
+                                        assert_int_equal(wire_density_new(&d, n_wires), 0);
+                                        for (size_t k = 0; k < n_wires; k++)
+                                                if (test_rng_u64() % 8 < eighths[fill - 1])
+                                                        wire_density_set(d, k);
+                                        wire_density_seal(d);
+                                }
+                                for (uint64_t j = 0; j < n_aux; j++) {
+                                        const fr_t *x = pce_compact_aux(&w, j);
+                                        if (d && !wire_density_has(d, 1 + n_inputs + j))
+                                                continue;
+                                        want_one += fr_is_one(x);
+                                        want_big += !fr_is_one(x) && !fr_is_zero(x);
+                                }
+                                const struct wire_density *ds[] = {d, NULL};
+                                uint64_t ones[2], bigs[2];
+                                pce_compact_count_aux(&w, ds, 2, ones, bigs);
+                                one = ones[0], big = bigs[0];
+                                /* and with no density, every aux */
+                                assert_int_equal(ones[1] + bigs[1],
+                                                 n_aux - (uint64_t)count_zero_aux(&w));
+                                assert_int_equal(one, want_one);
+                                assert_int_equal(big, want_big);
+                        }
+                }
+}
+
 static void test_memory_bytes(void **state) {
         struct sparse_matrix a, b;
         _cleanup_(pce_freep) struct pce *pce = NULL;
@@ -461,6 +558,7 @@ int main(void) {
                 cmocka_unit_test(test_refusals),
                 cmocka_unit_test(test_density),
                 cmocka_unit_test(test_witness_split),
+                cmocka_unit_test(test_compact_count_aux),
                 cmocka_unit_test(test_memory_bytes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
