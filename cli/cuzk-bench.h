@@ -108,12 +108,10 @@ struct bench_summary {
         struct bench_stats wall_seconds, prove_seconds;
         double proofs_per_minute, seconds_per_proof;
         /* The completed proofs that ended after the first `warm` ones (those
-         * that waited for the cold start), the time from the warm-th one's
-         * end to the last one's, and the proofs' worth of work in that span
-         * (each by the share of its wall time there): the steady rate is
-         * steady_seconds / steady_share. 0 proofs when none. */
+         * that waited for the cold start), and the time from the warm-th
+         * one's end to the last one's: the steady rate. 0 when none. */
         unsigned steady_proofs, warm;
-        double steady_seconds, steady_share;
+        double steady_seconds;
 };
 
 /* warm: how many proofs the steady rate leaves out (the batch's concurrency). */

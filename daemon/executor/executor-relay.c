@@ -150,8 +150,17 @@ void executor_prover_abc_released(struct prover_slot *p, uint64_t task_id) {
 }
 
 void executor_relay_waiting(struct executor *e) {
-        /* Relaying does not finish tasks (a failure is deferred), so the list stays. */
-        for (struct task *t = e->tasks; t; t = t->next)
+        struct task *oldest = e->tasks;
+
+        /* Oldest first (the list is newest first): a job's partitions go before a later
+         * job's, so proofs end in the order they came and the next job's synthesis
+         * overlaps the GPU work of the one before. Newest first, two 32 GiB jobs ended
+         * together (their partitions interleaved) and the GPU waited 1.4 s for the next
+         * job's synthesis. Relaying does not finish tasks (a failure is deferred), so the
+         * list stays. */
+        while (oldest && oldest->next)
+                oldest = oldest->next;
+        for (struct task *t = oldest; t; t = t->prev)
                 if (t->state == TASK_WAITING && !t->canceled && !t->defer)
                         executor_prover_relay(e, t);
 }

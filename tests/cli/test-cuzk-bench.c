@@ -246,40 +246,37 @@ static void test_summary(void **state) {
         assert_float_equal(s.proofs_per_minute, 15.0, 1e-12);
         assert_float_equal(s.seconds_per_proof, 4.0, 1e-12);
         /* Steady: the completed proofs ended at 2, 5 and 9 s (in a different
-         * order than listed); after the first, 2 more in 9 - 2 = 7 s, both
-         * begun at or after 2 s, so whole. The failed job's end counts
-         * nowhere. */
+         * order than listed); after the first, 2 more in 9 - 2 = 7 s. The
+         * failed job's end counts nowhere. */
         assert_int_equal(s.steady_proofs, 2);
         assert_int_equal(s.warm, 1);
         assert_float_equal(s.steady_seconds, 7.0, 1e-12);
-        assert_float_equal(s.steady_share, 2.0, 1e-12);
         /* After the first 2: 1 more, from 5 to 9 s. */
         bench_summarize(samples, 4, 12.0, 2, &s);
         assert_int_equal(s.steady_proofs, 1);
         assert_float_equal(s.steady_seconds, 4.0, 1e-12);
-        assert_float_equal(s.steady_share, 1.0, 1e-12);
         /* No proof after the warm ones, or none left out: no steady rate. */
         bench_summarize(samples, 4, 12.0, 3, &s);
         assert_int_equal(s.steady_proofs, 0);
         bench_summarize(samples, 4, 12.0, 0, &s);
         assert_int_equal(s.steady_proofs, 0);
 
-        /* Out of order, two at a time (a 32 GiB batch on one GPU lane): the
-         * second of the first two ended at 87.6 s, after a proof begun at
-         * 65.6 s. From 86.3 s to 115.8 s it did 1.3 s of its 87.6 s: 2.015
-         * proofs' worth in 29.5 s, 14.6 s a proof, not 3 in 29.5 s. */
+        /* Two at a time, proofs served in order (a 32 GiB batch on one GPU
+         * lane): each later proof waited ~13 s behind the one before and
+         * ran ~13 s. After the first two, 3 more in 38.8 s: 12.9 s a proof,
+         * the GPU's own rate (ten partitions of 1.26-1.29 s), where counting
+         * each by the share of its wall time in the span said 15.5. */
         const struct bench_sample batch[] = {
-                {.completed = true, .wall_seconds = 65.6, .end_seconds = 65.6},
-                {.completed = true, .wall_seconds = 20.7, .end_seconds = 86.3},
-                {.completed = true, .wall_seconds = 87.6, .end_seconds = 87.6},
-                {.completed = true, .wall_seconds = 21.9, .end_seconds = 109.5},
-                {.completed = true, .wall_seconds = 29.5, .end_seconds = 115.8},
+                {.completed = true, .wall_seconds = 65.5, .end_seconds = 65.5},
+                {.completed = true, .wall_seconds = 78.4, .end_seconds = 78.4},
+                {.completed = true, .wall_seconds = 26.0, .end_seconds = 91.5},
+                {.completed = true, .wall_seconds = 26.2, .end_seconds = 104.6},
+                {.completed = true, .wall_seconds = 25.7, .end_seconds = 117.2},
         };
-        bench_summarize(batch, 5, 115.8, 2, &s);
+        bench_summarize(batch, 5, 117.2, 2, &s);
         assert_int_equal(s.steady_proofs, 3);
-        assert_float_equal(s.steady_seconds, 29.5, 1e-9);
-        assert_float_equal(s.steady_share, 2.0 + 1.3 / 87.6, 1e-9);
-        assert_float_equal(s.steady_seconds / s.steady_share, 14.64, 0.01);
+        assert_float_equal(s.steady_seconds, 38.8, 1e-9);
+        assert_float_equal(s.steady_seconds / s.steady_proofs, 12.93, 0.01);
 
         /* Min and max also when the first sample is the largest. */
         bench_summarize(samples + 2, 2, 7.0, 1, &s);
@@ -365,12 +362,11 @@ static void test_output_lines(void **state) {
                                   "prove time:    avg=7.5s min=7.0s max=8.0s\n"
                                   "throughput:    4.000 proofs/min (15.0s/proof)\n");
         free(text);
-        /* Both began at 0 s: the second ended 2.34 s after the first, with
-         * 2.34 s of its 12.34 s in the span, 12.3 s a proof. */
+        /* The second ended 2.34 s after the first: 1 more in 2.3 s. */
         bench_summarize(samples, 2, 30.0, 1, &s);
         text = print_to_string(print_summary, &s);
         assert_non_null(strstr(text, "throughput:    4.000 proofs/min (15.0s/proof)\n"
-                                     "steady:        12.3s/proof after the first 1 (1 more ended "
+                                     "steady:        2.3s/proof after the first 1 (1 more ended "
                                      "in 2.3s)\n"));
         free(text);
 
