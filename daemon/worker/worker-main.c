@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,6 +99,10 @@ int worker_main(int argc, char **argv) {
         int sock, r;
 
         ipc_log_setup("worker");
+        /* below the prover, for itself and the threads it starts (helper-main.h) */
+        if (setpriority(PRIO_PROCESS, 0, WORKER_NICE) < 0)
+                log_warning_errno(errno, "Lowering the worker's priority to nice %d failed: %m",
+                                  WORKER_NICE);
         if (argc != 3 || strcmp(argv[1], "--worker") != 0) {
                 log_error("Usage: %s --worker FD", argc > 0 ? argv[0] : "cuzkd");
                 return 2;

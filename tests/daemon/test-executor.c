@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -69,6 +70,7 @@
 #include "zk/groth16_pack.h"
 #include "common/cleanup.h"
 #include "daemon/executor/executor.h"
+#include "daemon/executor/helper-main.h"
 #include "daemon/executor/ipc.h"
 #include "formats/bellperson_params.h"
 #include "formats/filecoin_proof.h"
@@ -284,6 +286,8 @@ static int ctx_setup(void **state) {
 
 /* WorkerStallTimeout= and ProverStallTimeout= of the next ctx_start (0: off). */
 static uint64_t stall_usec;
+/* The worker slots of the next ctx_start (0: 2). */
+static unsigned max_workers;
 
 static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *helper,
                               const int *devices, unsigned n_devices) {
@@ -291,7 +295,7 @@ static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *
                 .worker_stall_usec = stall_usec,
                 .prover_stall_usec = stall_usec,
                 .domain = in,
-                .max_workers = 2,
+                .max_workers = max_workers ? max_workers : 2,
                 .prover_threads = 0,
                 .worker_slack_bytes = 64 * MiB,
                 .helper_path = helper,
@@ -582,6 +586,9 @@ static void test_worker_killed(void **state) {
                 assert_true(now_sec() <= end);
                 assert_true(sd_event_run(c->event, 10000) >= 0);
         }
+        /* below the prover (helper-main.h): once it has lowered itself */
+        for (end = now_sec() + 10; getpriority(PRIO_PROCESS, (id_t)pid) != WORKER_NICE;)
+                assert_true(now_sec() <= end);
         assert_int_equal(kill(pid, SIGKILL), 0);
         run_until_done(c, 1, 30);
         assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
@@ -1120,6 +1127,58 @@ static void test_cancel(void **state) {
         ctx_stop(c);
 }
 
+/* Whether a worker runs in any of the first n slots. */
+static bool any_worker(unsigned n) {
+        for (unsigned i = 0; i < n; i++) {
+                char slot[16];
+                snprintf(slot, sizeof(slot), "w%u", i);
+                if (worker_pid(slot))
+                        return true;
+        }
+        return false;
+}
+
+/* Synthesized partitions that wait for room at the prover go to it oldest first, so a
+ * job's partitions go before a later job's. */
+static void test_relay_oldest_first(void **state) {
+        need_test_hooks();
+        struct ctx *c = *state;
+
+        /* a slot for each task: one at the prover or waiting for it holds its slot */
+        max_workers = 6;
+        setenv("CUZK_TEST_PROVER_FAULT", "hang-tail", 1);
+        ctx_start(c);
+        unsetenv("CUZK_TEST_PROVER_FAULT");
+        max_workers = 0;
+        /* four at the prover (as many as it holds), each waiting there until canceled */
+        for (uint64_t id = 1; id <= 4; id++) {
+                submit_roomy(c, id, &snarkjs_job, 0);
+                run_until_released(c, id, 120);
+        }
+        /* two more, synthesized (their workers exit once the evaluations are sent up),
+         * wait for room */
+        submit_roomy(c, 5, &snarkjs_job, 0);
+        submit_roomy(c, 6, &snarkjs_job, 0);
+        for (uint64_t end = now_sec() + 120; any_worker(6);) {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+        }
+        run_for(c, 300000);
+        assert_int_equal(c->n_released, 4);
+        /* each canceled task makes room for one: the oldest waiting */
+        for (uint64_t id = 1; id <= 2; id++) {
+                assert_int_equal(executor_cancel(c->executor, id), 0);
+                run_until_released(c, 4 + id, 60);
+                assert_int_equal(c->released[3 + id], 4 + id);
+        }
+        for (uint64_t id = 3; id <= 6; id++)
+                assert_int_equal(executor_cancel(c->executor, id), 0);
+        run_until_done(c, 6, 60);
+        for (size_t i = 0; i < 6; i++)
+                assert_int_equal(c->done[i].failure, EXECUTOR_FAILED_CANCELED);
+        ctx_stop(c);
+}
+
 static void test_rlimit_data(void **state) {
         need_test_hooks();
         struct ctx *c = *state;
@@ -1358,6 +1417,7 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_fifo_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_corrupt_witness, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_cancel, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_relay_oldest_first, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_rlimit_data, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_slot_free, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_two_provers, ctx_setup, ctx_teardown),
