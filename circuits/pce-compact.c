@@ -57,9 +57,11 @@ static uint64_t bits_from(const uint64_t *bits, size_t words, uint64_t first) {
 
 void pce_compact_count_aux(const struct pce_compact_witness *w, const struct wire_density *const *d,
                            size_t n_d, uint64_t *ret_one, uint64_t *ret_big) {
-        const uint64_t base = 1 + (uint64_t)w->n_inputs, words = pce_bitmap_words(w->n_aux);
+        uint64_t base, words;
 
         assert(w && (d || n_d == 0) && (ret_one || n_d == 0) && (ret_big || n_d == 0));
+        base = 1 + (uint64_t)w->n_inputs;
+        words = pce_bitmap_words(w->n_aux);
         for (size_t i = 0; i < n_d; i++) {
                 assert(!d[i] || d[i]->n_wires == base + w->n_aux);
                 ret_one[i] = ret_big[i] = 0;
