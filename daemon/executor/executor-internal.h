@@ -45,7 +45,8 @@ struct task {
         bool canceled;
         bool abc_released;
         bool oom_killed;
-        bool stalled; /* its worker was killed for making no progress (executor-liveness.c) */
+        bool stalled;      /* its worker was killed for making no progress (executor-liveness.c) */
+        bool said_waiting; /* "waiting for a prover" logged (once a task) */
         struct ipc_synth_done synth;
         int abc_fd, w_fd;          /* TASK_WAITING only; a compact witness in abc_fd alone */
         bool worker_failed;        /* the worker sent IPC_FAILED */

@@ -289,9 +289,13 @@ void executor_prover_relay(struct executor *e, struct task *t) {
         }
         p = least_loaded(e, t);
         if (!p) {
-                /* IPC_PROVER_READY relays it. */
-                log_info("Task %" PRIu64 " partition %u: synthesized, waiting for a prover",
-                         t->spec.task_id, t->spec.partition);
+                /* IPC_PROVER_READY or an answer relays it. Said once: every answer tries
+                 * each waiting task again (ten lines a partition in a 32 GiB batch). */
+                if (!t->said_waiting)
+                        log_info("Task %" PRIu64 " partition %u: synthesized, waiting for a "
+                                 "prover",
+                                 t->spec.task_id, t->spec.partition);
+                t->said_waiting = true;
                 return;
         }
         prove = (struct ipc_prove){.synth = t->synth};

@@ -69,6 +69,7 @@
 #include "circuits/synthetic.h"
 #include "zk/groth16_pack.h"
 #include "common/cleanup.h"
+#include "common/log.h"
 #include "daemon/executor/executor.h"
 #include "daemon/executor/helper-main.h"
 #include "daemon/executor/ipc.h"
@@ -1138,8 +1139,17 @@ static bool any_worker(unsigned n) {
         return false;
 }
 
+/* Messages that say a task waits for a prover; each message still goes to stderr. */
+static size_t said_waiting;
+static void count_said_waiting(int level, const char *message, void *userdata) {
+        (void)level;
+        (void)userdata;
+        said_waiting += strstr(message, "waiting for a prover") != NULL;
+        fprintf(stderr, "%s\n", message);
+}
+
 /* Synthesized partitions that wait for room at the prover go to it oldest first, so a
- * job's partitions go before a later job's. */
+ * job's partitions go before a later job's; each says once that it waits. */
 static void test_relay_oldest_first(void **state) {
         need_test_hooks();
         struct ctx *c = *state;
@@ -1155,6 +1165,8 @@ static void test_relay_oldest_first(void **state) {
                 submit_roomy(c, id, &snarkjs_job, 0);
                 run_until_released(c, id, 120);
         }
+        said_waiting = 0;
+        log_set_sink(count_said_waiting, NULL);
         /* two more, synthesized (their workers exit once the evaluations are sent up),
          * wait for room */
         submit_roomy(c, 5, &snarkjs_job, 0);
@@ -1171,6 +1183,9 @@ static void test_relay_oldest_first(void **state) {
                 run_until_released(c, 4 + id, 60);
                 assert_int_equal(c->released[3 + id], 4 + id);
         }
+        /* 6 was tried again when 1's answer made room for 5, and said nothing more */
+        log_set_sink(NULL, NULL);
+        assert_int_equal(said_waiting, 2);
         for (uint64_t id = 3; id <= 6; id++)
                 assert_int_equal(executor_cancel(c->executor, id), 0);
         run_until_done(c, 6, 60);
