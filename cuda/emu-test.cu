@@ -530,8 +530,7 @@ static void test_curve(void) {
                 g1_xyzz_from_affine(&hacc, &p);
                 g1_xyzz_dbl(&hacc, &hacc); /* make Z non-trivial */
                 g1_xyzz_from_affine(&hp, &p);
-                g1_xyzz_dev acc;
-                memcpy(&acc, &hacc, sizeof(acc));
+                g1_xyzz_dev acc = as_dev<g1_xyzz_dev>(hacc);
                 g1_affine_dev dq = as_dev<g1_affine_dev>(q);
                 g1_affine_t qq = q;
                 if (negate)
@@ -564,8 +563,7 @@ static void test_curve(void) {
                 g1_xyzz_t hq;
                 g1_xyzz_from_affine(&hq, &qq);
                 g1_xyzz_dbl(&hq, &hq);
-                g1_xyzz_dev dq2;
-                memcpy(&dq2, &hq, sizeof(dq2));
+                const g1_xyzz_dev dq2 = as_dev<g1_xyzz_dev>(hq);
                 d = acc;
                 d.add(dq2);
                 g1_xyzz_add(&h, &hacc, &hq);
