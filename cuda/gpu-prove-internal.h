@@ -49,6 +49,7 @@ struct gpu_prover {
         pthread_cond_t changed; /* a lane or a partial's state changed */
         struct lane lanes[GPU_LANES_MAX];
         struct gpu_tuning tuning; /* checked, fixed when it opened */
+        bool msm_profile;         /* gpu_prover_set_msm_profile */
         uint64_t started;         /* partials started, for picking the oldest */
         /* Measured rates, ns per point (0: not measured yet). */
         double gpu_stage_ns_per_point; /* per domain point */

@@ -71,7 +71,18 @@ static int lane_context_new(const gpu_prover_t *prover, gpu_context_t **ret) {
         if (r < 0)
                 return r;
         gpu_set_msm_window_bits(*ret, prover->tuning.msm_window_bits);
+        gpu_set_msm_profile(*ret, prover->msm_profile);
         return 0;
+}
+
+void gpu_prover_set_msm_profile(gpu_prover_t *prover, bool on) {
+        assert(prover);
+        pthread_mutex_lock(&prover->lock);
+        prover->msm_profile = on;
+        for (unsigned i = 0; i < prover->tuning.lanes; i++)
+                if (prover->lanes[i].ctx)
+                        gpu_set_msm_profile(prover->lanes[i].ctx, on);
+        pthread_mutex_unlock(&prover->lock);
 }
 
 /* Threads and pages near the GPU: the SRS is read over PCIe from there, and

@@ -83,6 +83,11 @@ uint64_t gpu_prover_partition_bytes(const struct groth16_pk *pk);
 /* The NUMA node the prover runs on, -1 if unknown. */
 int gpu_prover_numa_node(const gpu_prover_t *prover);
 
+/* Each MSM of the lanes' partitions profiled (gpu_set_msm_profile: its steps'
+ * times on stderr, each MSM waited for): for the benchmarks' and tests' --profile,
+ * never the daemon's. Call it while no partition is in flight. */
+void gpu_prover_set_msm_profile(gpu_prover_t *prover, bool on);
+
 /* Partitions this prover keeps in flight at most (the tuning's lanes). */
 unsigned gpu_prover_lanes(const gpu_prover_t *prover);
 

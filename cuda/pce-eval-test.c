@@ -19,7 +19,9 @@
  * bellperson's layout, such as bench/porep-32g-daemon.sh's timing-only SRS,
  * verified unless it is timing-only): the MSMs' results equal bit for bit,
  * the compact path's proof verifies (groth16_verify), and each path's GPU
- * stage with its parts and host-to-device bytes printed.
+ * stage with its parts and host-to-device bytes printed. --profile: the
+ * compact path's second partition with each MSM's steps timed (stderr; the
+ * profiled MSMs wait for their results, so that stage is slower).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,7 +51,7 @@
 struct options {
         const char *pce_dir, *params;
         unsigned partition, runs;
-        bool prove, timing_only;
+        bool prove, timing_only, profile;
 };
 
 static unsigned failures;
@@ -212,10 +214,11 @@ static int test_key_make(const struct options *o, const struct pce *pce, struct 
 }
 
 /* One partition through a fresh prover: from the host's witness and a, b,
- * c (w set), or from the compact witness on pce. */
+ * c (w set), or from the compact witness on pce (its second run's MSMs
+ * profiled with profile). */
 static int prove_once(const struct groth16_pk *pk, const fr_t *w, fr_t *abc, const struct pce *pce,
-                      const struct pce_compact_witness *cw, struct groth16_msm_results *msm,
-                      struct groth16_proof *proof) {
+                      const struct pce_compact_witness *cw, bool profile,
+                      struct groth16_msm_results *msm, struct groth16_proof *proof) {
         _cleanup_(gpu_pce_freep) gpu_pce_t *dp = NULL;
         const size_t domain = (size_t)1 << pk->log_domain_size;
         gpu_prove_partial_t *partial = NULL;
@@ -231,6 +234,7 @@ static int prove_once(const struct groth16_pk *pk, const fr_t *w, fr_t *abc, con
                 r = gpu_prover_upload_pce(prover, pce, &dp);
         /* twice: the second run's figures, past the first's allocations */
         for (int run = 0; run < 2 && r >= 0; run++) {
+                gpu_prover_set_msm_profile(prover, profile && !w && run == 1);
                 r = w ? gpu_prove_start(prover, pk, w, abc, abc + domain, abc + 2 * domain,
                                         &partial)
                       : gpu_prove_start_compact(prover, pk, dp, cw, &partial);
@@ -280,8 +284,8 @@ static int prove_both(const struct options *o, const char *name, const struct pc
         if (!w)
                 return -ENOMEM;
         pce_compact_expand(cw, w);
-        if ((r = prove_once(&key.pk, w, abc, pce, cw, &host_msm, &proof)) < 0 ||
-            (r = prove_once(&key.pk, NULL, NULL, pce, cw, &compact_msm, &proof)) < 0)
+        if ((r = prove_once(&key.pk, w, abc, pce, cw, false, &host_msm, &proof)) < 0 ||
+            (r = prove_once(&key.pk, NULL, NULL, pce, cw, o->profile, &compact_msm, &proof)) < 0)
                 return r;
         report(msm_equal(&host_msm, &compact_msm),
                "%s: the MSMs from the compact witness equal those from the host's", name);
@@ -337,6 +341,7 @@ static int parse(int argc, char **argv, struct options *o) {
                 {"prove", no_argument, NULL, 'p'},
                 {"timing-only", no_argument, NULL, 't'},
                 {"params", required_argument, NULL, 'P'},
+                {"profile", no_argument, NULL, 'f'},
                 {0},
         };
         int c;
@@ -363,6 +368,9 @@ static int parse(int argc, char **argv, struct options *o) {
                         o->params = optarg;
                         o->prove = true;
                         break;
+                case 'f':
+                        o->profile = o->prove = true;
+                        break;
                 default:
                         return -EINVAL;
                 }
@@ -376,7 +384,8 @@ int main(int argc, char **argv) {
 
         if (parse(argc, argv, &o) < 0) {
                 fputs("usage: cuda-pce-eval-test [--pce-dir DIR] [--partition K] [--runs N] "
-                      "[--prove] [--timing-only | --params FILE] C1.json|REGISTERED-PROOF...\n",
+                      "[--prove] [--timing-only | --params FILE] [--profile] "
+                      "C1.json|REGISTERED-PROOF...\n",
                       stderr);
                 return 2;
         }
