@@ -404,8 +404,8 @@ static int prepare_cgroup(struct executor *e, struct worker_slot *slot,
 static int spawn_worker(struct executor *e, struct worker_slot *slot,
                         const cg_worker_limits_t *limits) {
         _cleanup_close_ int parent_end = -EBADF, child_end = -EBADF;
-        char fd_text[16];
-        char *argv[] = {e->helper_path, (char *)"--worker", fd_text, NULL};
+        char fd_text[16], nice_text[16];
+        char *argv[] = {e->helper_path, (char *)"--worker", fd_text, nice_text, NULL};
         cg_spawn_params_t params = {
                 .path = e->helper_path,
                 .argv = argv,
@@ -425,6 +425,7 @@ static int spawn_worker(struct executor *e, struct worker_slot *slot,
                 return log_error_errno(errno, "Clearing FD_CLOEXEC for worker w%u: %m",
                                        slot->index);
         snprintf(fd_text, sizeof(fd_text), "%d", child_end);
+        snprintf(nice_text, sizeof(nice_text), "%u", e->options.worker_nice);
         cg_domain_spawn_params(e->options.domain, slot->cg_fd, limits, &params);
         r = cg_spawn(&params, &child);
         if (r < 0)

@@ -177,6 +177,9 @@ struct executor_options {
          * work, that uses no CPU time and sends nothing for so long is killed (its partition
          * retried, the prover restarted). See executor-liveness.c. */
         uint64_t worker_stall_usec, prover_stall_usec;
+        /* WorkerNice= ([Scheduler]), 0 to 19: the nice value each worker sets for itself
+         * before it starts its threads; 0 leaves it at the supervisor's. */
+        unsigned worker_nice;
 };
 
 struct executor;

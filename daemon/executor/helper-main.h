@@ -2,12 +2,14 @@
 /*
  * The cuzkd binary is also its own helper: the supervisor starts
  *
- *   cuzkd --worker FD                     one synthesis worker (daemon/worker/)
+ *   cuzkd --worker FD NICE                one synthesis worker (daemon/worker/)
  *   cuzkd --prover FD THREADS DEVICE LANES SRS MSM_WINDOW
  *                                         one prover (daemon/prover/)
  *
  * where FD is the inherited end of a SOCK_SEQPACKET socketpair (ipc.h),
- * THREADS the prover's thread count (0: all), DEVICE a GPU ordinal, cpu,
+ * NICE the nice value the worker takes before it starts threads, 0 to 19
+ * (WorkerNice= of cuzkd.conf(5); 0: it keeps the supervisor's), THREADS the
+ * prover's thread count (0: all), DEVICE a GPU ordinal, cpu,
  * or auto (GPU 0 where one is built and usable, else the CPU), and LANES,
  * SRS and MSM_WINDOW the GPU tuning (cuda/gpu-tuning.h: Lanes=,
  * SrsResidence= and MsmWindow= of cuzkd.conf(5); a CPU prover ignores it). A prover
@@ -30,13 +32,6 @@
  * Never set them in production.
  */
 #pragma once
-
-/* The nice value a synthesis worker takes for itself and its threads. The prover's
- * threads feed the GPU (kernel launches, the witness's upload) and wait for a core
- * behind the workers otherwise: while a 32 GiB job's ten partitions were synthesized on
- * all 16 cores of the H100 host, a partition's MSM H took up to 1.11 s instead of
- * 0.725. */
-#define WORKER_NICE 10
 
 int worker_main(int argc, char **argv);
 int prover_main(int argc, char **argv);

@@ -295,6 +295,12 @@ static int parse_api_timeout(const char *value, void *field) {
         return parse_msec_into(value, field, 0, 86400 * 1000);
 }
 
+/* WorkerNice=: up to the kernel's lowest priority, 19 (0: cuzkd's own). Not negative: that
+ * would put the workers ahead of the provers, the opposite of what it is for (config.h). */
+static int parse_worker_nice(const char *value, void *field) {
+        return parse_unsigned_into(value, field, 0, 19);
+}
+
 static int parse_max_attempts(const char *value, void *field) {
         return parse_unsigned_into(value, field, 1, 100);
 }
@@ -458,6 +464,8 @@ const struct config_key config_keys[] = {
             "1 to 100"),
         KEY("Scheduler", "WorkerStallTimeout", parse_stall_timeout, worker_stall_sec, "a duration",
             "seconds from 0 (never) to 86400"),
+        KEY("Scheduler", "WorkerNice", parse_worker_nice, worker_nice, "a nice value",
+            "0 (cuzkd's own priority) to 19"),
         KEY("Prover", "Threads", parse_threads, prover_threads, "a thread count",
             "0 (all CPUs) to 65536"),
         KEY("Prover", "ProverStallTimeout", parse_stall_timeout, prover_stall_sec, "a duration",
@@ -532,6 +540,7 @@ void config_init(struct config *config) {
                 .max_workers = 0,
                 .max_attempts = 3,
                 .worker_stall_sec = 300,
+                .worker_nice = WORKER_NICE_DEFAULT,
                 .prover_threads = 0,
                 .prover_stall_sec = 300,
                 .gpu = CONFIG_AUTO,

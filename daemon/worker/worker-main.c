@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cuzkd --worker FD: one synthesis worker, started by the supervisor for
- * one task inside its worker cgroup. It reads the task from FD, computes
+ * cuzkd --worker FD NICE: one synthesis worker, started by the supervisor for
+ * one task inside its worker cgroup. It takes nice value NICE (WorkerNice=;
+ * 0: the supervisor's) before anything else, reads the task from FD, computes
  * a/b/c and the witness into sealed memfds (worker-synth.h), sends both up
  * with SCM_RIGHTS, closes its own copies and exits 0; the pages stay
  * charged to its cgroup until the prover has closed them. An input it
@@ -21,6 +22,7 @@
 #include "common/clock.h"
 #include "common/cleanup.h"
 #include "common/log.h"
+#include "common/parse-number.h"
 #include "daemon/executor/executor.h"
 #include "daemon/executor/helper-main.h"
 #include "daemon/executor/ipc-log.h"
@@ -88,6 +90,21 @@ static int send_failure(int sock, uint64_t task_id, int error) {
         return ipc_send(sock, IPC_FAILED, &failed, sizeof(failed), NULL, 0);
 }
 
+/* --worker FD NICE. Returns 0 or -EINVAL, said in the log. */
+static int parse_args(int argc, char **argv, int *ret_sock, int *ret_nice) {
+        uint64_t v;
+
+        if (argc != 4 || strcmp(argv[1], "--worker") != 0)
+                return log_error_errno(EINVAL, "Usage: %s --worker FD NICE",
+                                       argc > 0 ? argv[0] : "cuzkd");
+        if (ipc_parse_fd(argv[2], ret_sock) < 0)
+                return -EINVAL;
+        if (parse_unsigned_range(argv[3], 0, 19, 10, &v) < 0)
+                return log_error_errno(EINVAL, "Bad nice value \"%s\", expected 0..19", argv[3]);
+        *ret_nice = (int)v;
+        return 0;
+}
+
 int worker_main(int argc, char **argv) {
         _cleanup_(worker_synth_output_close) struct worker_synth_output out = {
                 .abc_fd = -EBADF, .w_fd = -EBADF, .compact_fd = -EBADF};
@@ -96,19 +113,16 @@ int worker_main(int argc, char **argv) {
         int fds[IPC_MAX_FDS];
         size_t n_fds;
         uint64_t t0;
-        int sock, r;
+        int sock, nice_value = 0, r;
 
         ipc_log_setup("worker");
-        /* below the prover, for itself and the threads it starts (helper-main.h) */
-        if (setpriority(PRIO_PROCESS, 0, WORKER_NICE) < 0)
+        if (parse_args(argc, argv, &sock, &nice_value) < 0)
+                return 2;
+        /* Below the prover (WORKER_NICE_DEFAULT in daemon/supervisor/config.h says why),
+         * now, so that the threads it starts inherit it. */
+        if (nice_value > 0 && setpriority(PRIO_PROCESS, 0, nice_value) < 0)
                 log_warning_errno(errno, "Lowering the worker's priority to nice %d failed: %m",
-                                  WORKER_NICE);
-        if (argc != 3 || strcmp(argv[1], "--worker") != 0) {
-                log_error("Usage: %s --worker FD", argc > 0 ? argv[0] : "cuzkd");
-                return 2;
-        }
-        if (ipc_parse_fd(argv[2], &sock) < 0)
-                return 2;
+                                  nice_value);
 
         r = ipc_recv(sock, &message, fds, &n_fds);
         if (r <= 0 || message.type != IPC_TASK) {

@@ -89,6 +89,7 @@ static void test_defaults(void **state) {
         assert_int_equal(c.bpf, CONFIG_AUTO);
         assert_int_equal(c.max_workers, 0);
         assert_int_equal(c.max_attempts, 3);
+        assert_int_equal(c.worker_nice, 10);
         assert_int_equal(c.prover_threads, 0);
         assert_int_equal(c.gpu, CONFIG_AUTO);
         assert_true(c.devices.all);
@@ -133,6 +134,7 @@ static void assert_config_equal(const struct config *a, const struct config *b) 
         assert_int_equal(a->bpf, b->bpf);
         assert_int_equal(a->max_workers, b->max_workers);
         assert_int_equal(a->max_attempts, b->max_attempts);
+        assert_int_equal(a->worker_nice, b->worker_nice);
         assert_int_equal(a->prover_threads, b->prover_threads);
         assert_int_equal(a->gpu, b->gpu);
         assert_int_equal(a->devices.all, b->devices.all);
@@ -224,6 +226,7 @@ static void test_every_key(void **state) {
                             "[Scheduler]\n"
                             "MaxWorkers=12\n"
                             "MaxAttempts=5\n"
+                            "WorkerNice=5\n"
                             "[Prover]\n"
                             "Threads=48\n"
                             "GPU=no\n"
@@ -253,6 +256,7 @@ static void test_every_key(void **state) {
         assert_int_equal(c.bpf, CONFIG_NO);
         assert_int_equal(c.max_workers, 12);
         assert_int_equal(c.max_attempts, 5);
+        assert_int_equal(c.worker_nice, 5);
         assert_int_equal(c.prover_threads, 48);
         assert_int_equal(c.gpu, CONFIG_NO);
         assert_false(c.devices.all);
@@ -312,6 +316,14 @@ static void test_every_key(void **state) {
         assert_int_equal(config_load(&c, f->conf), 0);
         assert_int_equal(c.compact_witness, CONFIG_YES);
 
+        /* WorkerNice=: each end of its range; 0 leaves the workers at cuzkd's nice. */
+        write_file(f->conf, "[Scheduler]\nWorkerNice=0\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.worker_nice, 0);
+        write_file(f->conf, "[Scheduler]\nWorkerNice=19\n");
+        assert_int_equal(config_load(&c, f->conf), 0);
+        assert_int_equal(c.worker_nice, 19);
+
         /* An empty value restores the default; a later line wins. */
         write_file(f->conf, "[Scheduler]\nMaxAttempts=7\nMaxAttempts=\n"
                             "[Memory]\nSafetyMargin=5G\nSafetyMargin=3G\n");
@@ -357,6 +369,15 @@ static void test_errors(void **state) {
                        "4096");
         assert_refused(f, "[Scheduler]\nMaxAttempts=0\n", 2,
                        "key MaxAttempts: '0' is out of range");
+        assert_refused(f, "[Scheduler]\nWorkerNice=20\n", 2,
+                       "key WorkerNice: '20' is out of range, expected 0 (cuzkd's own priority) "
+                       "to 19");
+        assert_refused(f, "[Scheduler]\nWorkerNice=-1\n", 2,
+                       "key WorkerNice: '-1' is not a nice value, expected 0 (cuzkd's own "
+                       "priority) to 19");
+        assert_refused(f, "[Scheduler]\nWorkerNice=abc\n", 2,
+                       "key WorkerNice: 'abc' is not a nice value, expected 0 (cuzkd's own "
+                       "priority) to 19");
         assert_refused(f, "[Prover]\nThreads=99999999999999999999999\n", 2,
                        "key Threads: '99999999999999999999999' is out of range");
         assert_refused(f, "[Memory]\nSafetyMargin=1.5G\n", 2,

@@ -10,7 +10,7 @@
  *      verifies with the key made for it, also from a .params file in
  *      bellperson's layout (densities from the task's PCE);
  *   3. a worker SIGKILLed mid-task, and one that crashes: EXECUTOR_FAILED_WORKER,
- *      no OOM;
+ *      no OOM; a worker at the nice of WorkerNice=, or with 0 at the one it started with;
  *   4. a worker allocating without bound in a small reservation is
  *      OOM-killed alone (oom_killed, the prover untouched); the next task
  *      proves;
@@ -71,8 +71,8 @@
 #include "common/cleanup.h"
 #include "common/log.h"
 #include "daemon/executor/executor.h"
-#include "daemon/executor/helper-main.h"
 #include "daemon/executor/ipc.h"
+#include "daemon/supervisor/config.h"
 #include "formats/bellperson_params.h"
 #include "formats/filecoin_proof.h"
 #include "formats/snarkjs-json.h"
@@ -289,12 +289,15 @@ static int ctx_setup(void **state) {
 static uint64_t stall_usec;
 /* The worker slots of the next ctx_start (0: 2). */
 static unsigned max_workers;
+/* WorkerNice= of the next ctx_start: cuzkd's default unless a case says otherwise. */
+static unsigned worker_nice = WORKER_NICE_DEFAULT;
 
 static void ctx_start_devices(struct ctx *c, const cg_domain_t *in, const char *helper,
                               const int *devices, unsigned n_devices) {
         struct executor_options options = {
                 .worker_stall_usec = stall_usec,
                 .prover_stall_usec = stall_usec,
+                .worker_nice = worker_nice,
                 .domain = in,
                 .max_workers = max_workers ? max_workers : 2,
                 .prover_threads = 0,
@@ -345,10 +348,12 @@ static int ctx_teardown(void **state) {
         }
         free(c);
         unsetenv("CUZK_TEST_WORKER_FAULT");
+        unsetenv("CUZK_TEST_WORKER_FAULT_ONCE");
         unsetenv("CUZK_TEST_PROVER_FAULT");
         unsetenv("CUZK_TEST_PROVER_FAULT_ONCE");
         unsetenv("CUZK_TEST_DIE_AT_START");
         stall_usec = 0;
+        worker_nice = WORKER_NICE_DEFAULT;
         return 0;
 }
 
@@ -587,8 +592,8 @@ static void test_worker_killed(void **state) {
                 assert_true(now_sec() <= end);
                 assert_true(sd_event_run(c->event, 10000) >= 0);
         }
-        /* below the prover (helper-main.h): once it has lowered itself */
-        for (end = now_sec() + 10; getpriority(PRIO_PROCESS, (id_t)pid) != WORKER_NICE;)
+        /* below the prover (WorkerNice='s default): once it has lowered itself */
+        for (end = now_sec() + 10; getpriority(PRIO_PROCESS, (id_t)pid) != WORKER_NICE_DEFAULT;)
                 assert_true(now_sec() <= end);
         assert_int_equal(kill(pid, SIGKILL), 0);
         run_until_done(c, 1, 30);
@@ -606,6 +611,56 @@ static void test_worker_killed(void **state) {
         assert_false(c->done[1].oom_killed);
         assert_non_null(strstr(c->done[1].message, "signal 11"));
         ctx_stop(c);
+}
+
+/* Starts the executor with WorkerNice=option and a worker from a submit made at nice
+ * submitter_nice (a child starts at its parent's nice), and expects the worker at nice
+ * expected once it has read its task: it is hung then, past the point where it sets its
+ * nice (the flag file of CUZK_TEST_WORKER_FAULT_ONCE is gone), and is killed. */
+static void expect_worker_nice(struct ctx *c, unsigned option, int submitter_nice, int expected) {
+        _cleanup_free_ char *flag = tmp_path("worker-fault-once");
+        FILE *f = fopen(flag, "we");
+        uint64_t end;
+        pid_t pid;
+        int own;
+
+        assert_non_null(f);
+        fclose(f);
+        errno = 0;
+        own = getpriority(PRIO_PROCESS, 0);
+        assert_int_equal(errno, 0);
+        worker_nice = option;
+        ctx_start(c);
+        setenv("CUZK_TEST_WORKER_FAULT", "hang", 1);
+        setenv("CUZK_TEST_WORKER_FAULT_ONCE", flag, 1);
+        assert_int_equal(setpriority(PRIO_PROCESS, 0, submitter_nice), 0);
+        submit_roomy(c, 60, &snarkjs_job, 0);
+        assert_int_equal(setpriority(PRIO_PROCESS, 0, own), 0);
+        unsetenv("CUZK_TEST_WORKER_FAULT");
+        unsetenv("CUZK_TEST_WORKER_FAULT_ONCE");
+        end = now_sec() + 10;
+        while (!(pid = worker_pid("w0")) || access(flag, F_OK) == 0) {
+                assert_true(now_sec() <= end);
+                assert_true(sd_event_run(c->event, 10000) >= 0);
+        }
+        assert_int_equal(getpriority(PRIO_PROCESS, (id_t)pid), expected);
+        assert_int_equal(kill(pid, SIGKILL), 0);
+        run_until_done(c, 1, 30);
+        assert_int_equal(c->done[0].failure, EXECUTOR_FAILED_WORKER);
+        ctx_stop(c);
+}
+
+/* WorkerNice=7: the worker at nice 7, whatever the nice of the process that started it. */
+static void test_worker_nice_configured(void **state) {
+        need_test_hooks();
+        expect_worker_nice(*state, 7, 3, 7);
+}
+
+/* WorkerNice=0: the worker keeps the nice it started with (3 here, so that "left alone" is
+ * not mistaken for "set to 0"). */
+static void test_worker_nice_zero(void **state) {
+        need_test_hooks();
+        expect_worker_nice(*state, 0, 3, 3);
 }
 
 static void test_worker_oom(void **state) {
@@ -1425,6 +1480,9 @@ int main(int argc, char **argv) {
                 cmocka_unit_test_setup_teardown(test_synthetic_bellperson_layout, ctx_setup,
                                                 ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_killed, ctx_setup, ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_worker_nice_configured, ctx_setup,
+                                                ctx_teardown),
+                cmocka_unit_test_setup_teardown(test_worker_nice_zero, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_worker_oom, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_prover_killed, ctx_setup, ctx_teardown),
                 cmocka_unit_test_setup_teardown(test_stalled_processes_killed, ctx_setup,
