@@ -775,6 +775,10 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
 /* Scalars 0 and 1 kept out of the digits (msm_config.compact) while set,
  * with the counts taken here as the prover takes them: on the host. */
 static bool compact;
+/* While not 0: a group of the batch's points holds this many windows before
+ * msm_config_compact regroups (1 for 2^26 points or more), so that a few
+ * hundred points regroup as a 2^27 witness does. */
+static uint32_t compact_room;
 /* Batches grow n/4, n/2, n (msm_ramp) while set. */
 static bool ramp;
 /* The window bits fixed as an operator fixes them (MsmWindow=,
@@ -803,10 +807,15 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
         /* ranges in whole waves of a few threads: uneven ranges (q and q + 1
          * items) and, for small sums, fewer items a range than M */
         cfg.wave = n % 2 ? 7 : 3;
-        cfg.compact = compact;
-        for (size_t i = 0; compact && i < n; i++) {
-                cfg.n_big += !fr_is_zero(&scalars[i]) && !fr_is_one(&scalars[i]);
-                cfg.n_one += fr_is_one(&scalars[i]);
+        if (compact) {
+                uint64_t n_big = 0, n_one = 0;
+                for (size_t i = 0; i < n; i++) {
+                        n_big += !fr_is_zero(&scalars[i]) && !fr_is_one(&scalars[i]);
+                        n_one += fr_is_one(&scalars[i]);
+                }
+                if (compact_room)
+                        cfg.group = compact_room;
+                msm_config_compact(&cfg, n_big, n_one);
         }
         if (c) {
                 cfg.c = c;
@@ -864,6 +873,14 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("only 0 and 1", 400, SCALARS_ONLY_ZERO_ONE, 1, 5, 4, 2, 3, false);
         test_msm_case<G>("zero", 100, SCALARS_ZERO, 1, 0, 0, 0, 0, false);
         test_msm_case<G>("equal", 257, SCALARS_EQUAL, 1, 0, 0, 0, 0, false);
+        /* Regrouped from one window a group: several windows (1 in 4 not 0
+         * or 1), one (nearly all), all (no others). */
+        compact_room = 1;
+        test_msm_case<G>("zero-one, regrouped", 700, SCALARS_ZERO_ONE, 1, 0, 0, 0, 0, true);
+        test_msm_case<G>("small, regrouped", 500, SCALARS_SMALL, 1, 0, 0, 0, 0, false);
+        test_msm_case<G>("only 0 and 1, regrouped", 400, SCALARS_ONLY_ZERO_ONE, 1, 0, 0, 0, 0,
+                         false);
+        compact_room = 0;
         compact = false;
         /* c fixed below and above the automatic choice (c = 6 at 1000
          * points), batches and 0 and 1 apart included. */

@@ -363,12 +363,10 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         if (split && cfg.batches == 1) {
                 if (split->big + split->one > n)
                         return -EINVAL;
-                cfg.compact = true;
-                cfg.n_big = split->big;
-                cfg.n_one = split->one;
-                const uint32_t c = msm_compact_window_bits<Curve>(cfg.n_big);
+                const uint32_t c = msm_compact_window_bits<Curve>(split->big);
                 if (!ctx->msm_window_bits && c != cfg.c)
                         msm_config_set_window_bits(&cfg, c);
+                msm_config_compact(&cfg, split->big, split->one);
         }
         if (host_points && !cfg.compact)
                 msm_ramp(&cfg);
