@@ -2,6 +2,7 @@
 /* The GPU G1 MSM: msm_steps.cuh's steps as kernels, CUB for sort and scan. */
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ struct msm_profile {
                 (void)cudaEventRecord(end[marks++], stream);
         }
         /* After the stream's work: the table, then ready for the next MSM. */
-        void report(size_t n) {
+        void report(size_t n, const msm_config &cfg) {
                 const char *seen[64];
                 float ms[64];
                 unsigned calls[64], kinds = 0;
@@ -77,7 +78,12 @@ struct msm_profile {
                                 ms[k] += t, calls[k]++;
                         all += t;
                 }
-                fprintf(stderr, "msm profile, %zu points: %.3f ms in %u steps\n", n, all, marks);
+                fprintf(stderr, "msm profile, %zu points: %.3f ms in %u steps", n, all, marks);
+                if (cfg.compact)
+                        fprintf(stderr, " (%" PRIu64 " scalars not 0 or 1, %" PRIu64 " of 1)",
+                                cfg.n_big, cfg.n_one);
+                fprintf(stderr, "; c = %u, %u windows, %u a group\n", cfg.c, cfg.windows,
+                        cfg.group);
                 for (unsigned k = 0; k < kinds; k++)
                         fprintf(stderr, "  %-48s %5u calls %9.3f ms\n", seen[k], calls[k], ms[k]);
                 marks = 0;
@@ -409,7 +415,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                                      cudaMemcpyDeviceToHost, ctx->stream));
         GPU_TRY(ctx, cudaStreamSynchronize(ctx->stream));
         if (be.prof)
-                be.prof->report(n);
+                be.prof->report(n, cfg);
         msm_combine_windows(r, cfg, window_sums);
         return 0;
 }
