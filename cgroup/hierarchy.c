@@ -250,6 +250,8 @@ int cg_hierarchy_parse(const char *mountinfo, const char *proc_self_cgroup,
                         r = cgroup_dir(&v2, path, ret->v2_dir, sizeof(ret->v2_dir));
                         if (r < 0)
                                 return r;
+                        /* v2_dir starts with the mount point, so it fits. */
+                        snprintf(ret->v2_mount, sizeof(ret->v2_mount), "%s", v2.point);
                 }
         }
         if (v1_memory.found) {

@@ -20,6 +20,9 @@ typedef struct cg_hierarchy {
         /* Our own cgroup's directory in each hierarchy, "" where there is none. */
         char v2_dir[PATH_MAX];
         char v1_memory_dir[PATH_MAX];
+        /* Where the v2 hierarchy is mounted (set with v2_dir, which starts with it): the
+         * top of a walk up from our cgroup through its ancestors (cg-limit.h). */
+        char v2_mount[PATH_MAX];
 } cg_hierarchy_t;
 
 /* Decides from the texts of /proc/self/mountinfo and /proc/self/cgroup and of our v2

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* TotalBudget=auto: MemTotal less the safety margin, capped by our cgroup's limit. */
+/* TotalBudget=auto: MemTotal less the safety margin, capped by our cgroup's limit (the
+ * smallest of its own and its ancestors'). */
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "cgroup/cg-files.h"
+#include "cgroup/cg-limit.h"
 #include "cgroup/hierarchy.h"
 #include "common/cleanup.h"
 #include "common/log.h"
@@ -57,28 +59,45 @@ static int read_mem_total(uint64_t *ret_bytes) {
         return 0;
 }
 
-/* Our cgroup's limit: v2 memory.max; v1 the hierarchical limit from memory.stat (the
- * smallest of our cgroup's and its ancestors'). CG_LIMIT_MAX when there is none. */
-static uint64_t read_cgroup_limit(char *ret_file, size_t file_size) {
-        cg_hierarchy_t hierarchy;
+uint64_t budget_cgroup_limit(const cg_hierarchy_t *hierarchy, char *ret_file, size_t file_size) {
         _cleanup_close_ int fd = -EBADF;
         uint64_t limit = CG_LIMIT_MAX;
+        int r;
 
-        if (cg_hierarchy_detect(&hierarchy) < 0)
-                return CG_LIMIT_MAX;
-        if (hierarchy.kind == CG_HIERARCHY_V2) {
-                fd = open(hierarchy.v2_dir, O_DIRECTORY | O_PATH | O_CLOEXEC);
-                /* The root cgroup has no memory.max: no limit. */
-                if (fd >= 0 && cg_read_u64(fd, "memory.max", &limit) >= 0)
-                        snprintf(ret_file, file_size, "%s/memory.max", hierarchy.v2_dir);
-        } else if (hierarchy.kind == CG_HIERARCHY_V1_MEMORY) {
+        assert(hierarchy);
+        assert(ret_file);
+        assert(file_size > 0);
+
+        ret_file[0] = '\0';
+        if (hierarchy->kind == CG_HIERARCHY_V1_MEMORY) {
                 cg_keyed_value_t value = {.key = "hierarchical_memory_limit"};
 
-                fd = open(hierarchy.v1_memory_dir, O_DIRECTORY | O_PATH | O_CLOEXEC);
+                fd = open(hierarchy->v1_memory_dir, O_DIRECTORY | O_PATH | O_CLOEXEC);
                 if (fd >= 0 && cg_read_keyed(fd, "memory.stat", &value, 1) >= 0 && value.found) {
                         limit = value.value;
                         snprintf(ret_file, file_size, "%s/memory.stat hierarchical_memory_limit",
-                                 hierarchy.v1_memory_dir);
+                                 hierarchy->v1_memory_dir);
+                }
+        } else if (hierarchy->v2_dir[0]) {
+                assert(strncmp(hierarchy->v2_dir, hierarchy->v2_mount,
+                               strlen(hierarchy->v2_mount)) == 0);
+                /* Every ancestor, not our cgroup alone: cuzkd moves itself into supervisor/
+                 * before the budget is computed (and a reload computes it again there), and
+                 * a limit is usually set above us (MemoryMax= on cuzkd.service, a cgroup a
+                 * benchmark made for us), so our own memory.max reads "max". Also when our
+                 * cgroup has no memory controller: an ancestor's limit still holds for us.
+                 * Not memory.high: it is a point where the kernel throttles, which may be
+                 * breached and which tools move (senpai sets it to the working set); the
+                 * throttling shows as memory pressure, which pauses admission. */
+                r = cg_limit_smallest(hierarchy->v2_mount,
+                                      hierarchy->v2_dir + strlen(hierarchy->v2_mount), "memory.max",
+                                      &limit, ret_file, file_size);
+                if (r < 0) {
+                        log_warning("TotalBudget=auto: the memory.max of %s and its ancestors "
+                                    "could not be read; the budget follows MemTotal alone",
+                                    hierarchy->v2_dir);
+                        ret_file[0] = '\0';
+                        limit = CG_LIMIT_MAX;
                 }
         }
         return limit;
@@ -87,7 +106,8 @@ static uint64_t read_cgroup_limit(char *ret_file, size_t file_size) {
 int budget_auto_detect(uint64_t safety_margin_bytes, uint64_t *ret_bytes, char *ret_source,
                        size_t source_size) {
         char limit_file[PATH_MAX + 64] = "";
-        uint64_t mem_total, limit;
+        uint64_t mem_total, limit = CG_LIMIT_MAX;
+        cg_hierarchy_t hierarchy;
         int r;
 
         assert(ret_bytes);
@@ -95,7 +115,8 @@ int budget_auto_detect(uint64_t safety_margin_bytes, uint64_t *ret_bytes, char *
         r = read_mem_total(&mem_total);
         if (r < 0)
                 return r;
-        limit = read_cgroup_limit(limit_file, sizeof(limit_file));
+        if (cg_hierarchy_detect(&hierarchy) >= 0)
+                limit = budget_cgroup_limit(&hierarchy, limit_file, sizeof(limit_file));
         *ret_bytes = budget_auto_compute(mem_total, limit, safety_margin_bytes);
         if (limit_file[0] &&
             limit < budget_auto_compute(mem_total, CG_LIMIT_MAX, safety_margin_bytes))

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroup/hierarchy.h"
+
 struct budget {
         uint64_t total_bytes;
         uint64_t reserved_bytes;
@@ -34,13 +36,17 @@ void budget_release(struct budget *budget, uint64_t bytes);
 
 /*
  * TotalBudget=auto: the smaller of MemTotal - safety_margin and the memory
- * limit of our own cgroup (v2 memory.max, v1 memory.limit_in_bytes; "max"
+ * limit that holds for our cgroup, the smallest of its own and its
+ * ancestors' (v2 memory.max, v1 memory.stat hierarchical_memory_limit; "max"
  * or the v1 "unlimited" figure count as no limit). *ret_source says which
- * one won ("MemTotal" or the limit file's path).
+ * one won ("MemTotal" or the path of the limit file that set it).
  */
 uint64_t budget_auto_compute(uint64_t mem_total_bytes, uint64_t cgroup_limit_bytes,
                              uint64_t safety_margin_bytes);
 int budget_auto_detect(uint64_t safety_margin_bytes, uint64_t *ret_bytes, char *ret_source,
                        size_t source_size);
+/* The limit part of it for a hierarchy as cg_hierarchy_detect() fills it: CG_LIMIT_MAX
+ * when none holds or it cannot be read (logged); ret_file names the file that set it. */
+uint64_t budget_cgroup_limit(const cg_hierarchy_t *hierarchy, char *ret_file, size_t file_size);
 /* MemTotal from a /proc/meminfo text, in bytes (-EBADMSG when absent). */
 int budget_parse_meminfo(const char *text, uint64_t *ret_bytes);

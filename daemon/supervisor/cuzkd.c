@@ -224,7 +224,10 @@ static int on_hup(sd_event_source *source, const struct signalfd_siginfo *si, vo
         return 0;
 }
 
-/* The budget: TotalBudget= or auto, logged once. */
+/* The budget: TotalBudget= or auto, logged once. It runs after setup_domain() has moved
+ * us into supervisor/, whose memory.max is "max": auto takes the smallest limit of our
+ * cgroup and all its ancestors (budget_cgroup_limit()), so the move changes nothing, here
+ * or on a reload. */
 static int setup_budget(struct cuzkd *d) {
         char source[PATH_MAX + 128];
         uint64_t bytes;

@@ -11,6 +11,7 @@
 
 #include "cgroup/cg-domain.h"
 #include "cgroup/cg-files.h"
+#include "cgroup/cg-limit.h"
 #include "cgroup/cg-memory.h"
 #include "cgroup/cg-tree.h"
 #include "cgroup/cg-v1.h"
@@ -19,6 +20,7 @@
 #include "tests/lib/cgroup-common.h"
 
 #define MiB (UINT64_C(1) << 20)
+#define GiB (UINT64_C(1) << 30)
 
 static cgt_fixture_t *fixture(void **state) {
         return *state;
@@ -476,6 +478,112 @@ static void test_domain_choice(void **state) {
         cgt_assert_log_contains("RLIMIT_DATA", "hierarchy: none");
 }
 
+/* cuzkd's cgroup and its parents: <fixture>/a/b/c/supervisor; the fixture's top stands for
+ * the real root, with no memory.max. */
+static void make_limit_tree(int dirfd) {
+        cgt_mkdir(dirfd, "a");
+        cgt_mkdir(dirfd, "a/b");
+        cgt_mkdir(dirfd, "a/b/c");
+        cgt_mkdir(dirfd, "a/b/c/supervisor");
+        cgt_write_file(dirfd, "a/memory.max", "68719476736\n");
+        cgt_write_file(dirfd, "a/b/memory.max", "max\n");
+        cgt_write_file(dirfd, "a/b/c/memory.max", "max\n");
+        cgt_write_file(dirfd, "a/b/c/supervisor/memory.max", "max\n");
+}
+
+/* The limit of a cgroup is the smallest of its ancestors': the benchmark's 64G on a/ holds
+ * for cuzkd in a/b/c, before and after it moves itself into supervisor/. */
+static void test_limit_smallest_ancestor(void **state) {
+        cgt_fixture_t *f = fixture(state);
+        char file[512], expect[512];
+        uint64_t v = 0;
+
+        make_limit_tree(f->dirfd);
+        snprintf(expect, sizeof(expect), "%s/a/memory.max", f->path);
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c", "memory.max", &v, file, sizeof(file)),
+                         0);
+        assert_true(v == 64 * GiB);
+        assert_string_equal(file, expect);
+        assert_int_equal(cg_limit_smallest(f->path, "a/b/c/supervisor/", "memory.max", &v, file,
+                                           sizeof(file)),
+                         0);
+        assert_true(v == 64 * GiB);
+        assert_string_equal(file, expect);
+
+        /* A smaller limit deeper down wins; of equal ones the outermost is named. */
+        cgt_write_file(f->dirfd, "a/b/c/memory.max", "8589934592\n");
+        snprintf(expect, sizeof(expect), "%s/a/b/c/memory.max", f->path);
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c/supervisor", "memory.max", &v, file,
+                                           sizeof(file)),
+                         0);
+        assert_true(v == 8 * GiB);
+        assert_string_equal(file, expect);
+        cgt_write_file(f->dirfd, "a/b/c/supervisor/memory.max", "8589934592\n");
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c/supervisor", "memory.max", &v, file,
+                                           sizeof(file)),
+                         0);
+        assert_string_equal(file, expect);
+        /* cuzkd in the root cgroup: it has no memory.max, so there is no limit. */
+        assert_int_equal(cg_limit_smallest(f->path, "/", "memory.max", &v, file, sizeof(file)), 0);
+        assert_true(v == CG_LIMIT_MAX);
+        assert_int_equal(cgt_log_count(), 0);
+}
+
+static void test_limit_smallest_none(void **state) {
+        cgt_fixture_t *f = fixture(state);
+        char file[512], expect[512];
+        uint64_t v = 0;
+
+        make_limit_tree(f->dirfd);
+        cgt_write_file(f->dirfd, "a/memory.max", "max\n");
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c", "memory.max", &v, file, sizeof(file)),
+                         0);
+        assert_true(v == CG_LIMIT_MAX);
+        assert_string_equal(file, "");
+
+        /* No memory.max where the parent does not enable the controller: skipped. */
+        assert_int_equal(unlinkat(f->dirfd, "a/b/memory.max", 0), 0);
+        assert_int_equal(unlinkat(f->dirfd, "a/b/c/memory.max", 0), 0);
+        cgt_write_file(f->dirfd, "a/memory.max", "1073741824\n");
+        snprintf(expect, sizeof(expect), "%s/a/memory.max", f->path);
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c/supervisor", "memory.max", &v, file,
+                                           sizeof(file)),
+                         0);
+        assert_true(v == GiB);
+        assert_string_equal(file, expect);
+        /* The top of a cgroup namespace is a cgroup, whose limit counts. */
+        cgt_write_file(f->dirfd, "memory.max", "4096\n");
+        snprintf(expect, sizeof(expect), "%s/memory.max", f->path);
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c", "memory.max", &v, file, sizeof(file)),
+                         0);
+        assert_true(v == 4096);
+        assert_string_equal(file, expect);
+        assert_int_equal(cgt_log_count(), 0);
+}
+
+static void test_limit_smallest_errors(void **state) {
+        cgt_fixture_t *f = fixture(state);
+        char file[512], path[512];
+        uint64_t v = 7;
+
+        make_limit_tree(f->dirfd);
+        snprintf(path, sizeof(path), "%s/a/b/x", f->path);
+        assert_int_equal(
+                cg_limit_smallest(f->path, "/a/b/x/y", "memory.max", &v, file, sizeof(file)),
+                -ENOENT);
+        cgt_assert_log_contains("Failed to open cgroup", path, "No such file or directory");
+        cgt_write_file(f->dirfd, "a/b/memory.max", "lots\n");
+        snprintf(path, sizeof(path), "%s/a/b/memory.max", f->path);
+        assert_int_equal(cg_limit_smallest(f->path, "/a/b/c", "memory.max", &v, file, sizeof(file)),
+                         -EBADMSG);
+        cgt_assert_log_contains(path, "'lots'");
+        assert_int_equal(
+                cg_limit_smallest(f->path, "/a/../a/b", "memory.max", &v, file, sizeof(file)),
+                -EINVAL);
+        cgt_assert_log_contains("'..'", "expected a cgroup name");
+        assert_int_equal(v, 7);
+}
+
 static void test_domain_limits(void **state) {
         int fd = fixture(state)->dirfd;
         cg_domain_t d = {.enforcement = CG_ENFORCEMENT_V2, .own_dirfd = fd};
@@ -586,6 +694,9 @@ int main(void) {
                 FIXTURE_TEST(test_events_watch_open_missing),
                 FIXTURE_TEST(test_domain_choice),
                 FIXTURE_TEST(test_domain_limits),
+                FIXTURE_TEST(test_limit_smallest_ancestor),
+                FIXTURE_TEST(test_limit_smallest_none),
+                FIXTURE_TEST(test_limit_smallest_errors),
                 FIXTURE_TEST(test_psi_trigger_bytes),
                 FIXTURE_TEST(test_psi_trigger_arguments),
         };

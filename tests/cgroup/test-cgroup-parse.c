@@ -63,6 +63,7 @@ static void test_pure_v2(void **state) {
                          0);
         assert_int_equal(h.kind, CG_HIERARCHY_V2);
         assert_string_equal(h.v2_dir, "/sys/fs/cgroup/cuzk.slice/cuzkd.service");
+        assert_string_equal(h.v2_mount, "/sys/fs/cgroup");
         assert_string_equal(h.v1_memory_dir, "");
         assert_string_equal(cg_hierarchy_kind_name(h.kind), "cgroup v2");
 
@@ -129,6 +130,7 @@ static void test_container_and_subtree_mounts(void **state) {
                                             "0::/docker/abc/worker\n", "memory\n", &h),
                          0);
         assert_string_equal(h.v2_dir, "/sys/fs/cgroup/worker");
+        assert_string_equal(h.v2_mount, "/sys/fs/cgroup");
         assert_int_equal(cg_hierarchy_parse("700 600 0:30 /docker/abc /sys/fs/cgroup rw - cgroup2 "
                                             "cgroup rw\n",
                                             "0::/docker/abcdef\n", "memory\n", &h),
@@ -140,6 +142,7 @@ static void test_container_and_subtree_mounts(void **state) {
                                             "0::/a b\n", "memory\n", &h),
                          0);
         assert_string_equal(h.v2_dir, "/mnt/cg root/a b");
+        assert_string_equal(h.v2_mount, "/mnt/cg root");
 }
 
 static void test_malformed(void **state) {

@@ -202,6 +202,30 @@ check_reload() {
         systemctl reload cuzkd.service
 }
 
+# TotalBudget=auto under MemoryMax= on cuzkd.service: the limit sits on the unit's cgroup,
+# above supervisor/ where cuzkd lives (memory.max "max"), and still bounds the budget;
+# without it the budget is MemTotal less SafetyMargin (about 0.9 GiB in a 2 GiB VM).
+check_budget_memory_max() {
+        local status since
+        need start-daemon || return 77
+        since=$(date '+%Y-%m-%d %H:%M:%S')
+        dropin memory-max MemoryMax=640M
+        timeout 120 systemctl restart cuzkd.service || {
+                dropin memory-max ""
+                echo "systemctl restart with MemoryMax=640M failed"
+                return 1
+        }
+        status=$(as_member cuzkctl --socket="$SOCK" status)
+        journalctl -u cuzkd --no-pager --since "$since" | grep -m1 'memory budget:'
+        dropin memory-max ""
+        timeout 120 systemctl restart cuzkd.service || { echo "systemctl restart failed"; return 1; }
+        echo "$status" | grep '^memory budget'
+        echo "$status" | grep -q '^memory budget: .* of 640.0 MiB' ||
+                { echo "TotalBudget=auto did not follow MemoryMax=640M of cuzkd.service"; return 1; }
+        journalctl -u cuzkd --no-pager --since "$since" | grep -q "from $UNIT_CG/memory.max)" ||
+                { echo "the budget's log line does not name $UNIT_CG/memory.max"; return 1; }
+}
+
 check_spool_restart() {
         local ids="" id unfinished state
         need batch || return 77
@@ -365,6 +389,7 @@ step journal-catalog check_journal_catalog
 step kill-worker check_kill_worker
 step no-test-hooks check_no_test_hooks
 step reload check_reload
+step budget-memory-max check_budget_memory_max
 step spool-restart check_spool_restart
 step preload-ready check_preload_ready
 step psi-pause check_psi_pause
