@@ -141,7 +141,7 @@ int executor_new(sd_event *event, const struct executor_options *options,
         assert(options && options->domain && options->helper_path);
         assert(options->max_workers > 0);
         assert(options->n_devices <= EXECUTOR_MAX_PROVERS);
-        assert(options->worker_nice <= 19);
+        assert(options->worker_nice <= WORKER_NICE_MAX);
         assert(!options->gpu_tuning || gpu_tuning_check(options->gpu_tuning) == 0);
         assert(callbacks && callbacks->finished && callbacks->abc_released);
         assert(ret);

@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "common/parse-number.h"
 
+#include "daemon/executor/executor.h"
 #include "daemon/supervisor/config-keys.h"
 
 int config_parse_size(const char *value, bool allow_auto, uint64_t *ret) {
@@ -295,10 +296,9 @@ static int parse_api_timeout(const char *value, void *field) {
         return parse_msec_into(value, field, 0, 86400 * 1000);
 }
 
-/* WorkerNice=: up to the kernel's lowest priority, 19 (0: cuzkd's own). Not negative: that
- * would put the workers ahead of the provers, the opposite of what it is for (config.h). */
+/* WorkerNice=: 0 (cuzkd's own) to WORKER_NICE_MAX (daemon/executor/executor.h says why). */
 static int parse_worker_nice(const char *value, void *field) {
-        return parse_unsigned_into(value, field, 0, 19);
+        return parse_unsigned_into(value, field, 0, WORKER_NICE_MAX);
 }
 
 static int parse_max_attempts(const char *value, void *field) {

@@ -96,12 +96,6 @@ struct config {
 
 #define CONFIG_DEFAULT_PARAMETER_CACHE "/var/tmp/filecoin-proof-parameters"
 #define CONFIG_DEFAULT_PCE_CACHE "/var/cache/cuzk"
-/* WorkerNice='s default: the nice value a synthesis worker takes for itself and its
- * threads. The prover's threads feed the GPU (kernel launches, the witness's upload) and
- * wait for a core behind the workers otherwise: while a 32 GiB job's ten partitions were
- * synthesized on all 16 cores of the H100 host, a partition's MSM H took up to 1.11 s
- * instead of 0.725. */
-#define WORKER_NICE_DEFAULT 10
 
 /* The defaults. */
 void config_init(struct config *config);

@@ -99,8 +99,9 @@ static int parse_args(int argc, char **argv, int *ret_sock, int *ret_nice) {
                                        argc > 0 ? argv[0] : "cuzkd");
         if (ipc_parse_fd(argv[2], ret_sock) < 0)
                 return -EINVAL;
-        if (parse_unsigned_range(argv[3], 0, 19, 10, &v) < 0)
-                return log_error_errno(EINVAL, "Bad nice value \"%s\", expected 0..19", argv[3]);
+        if (parse_unsigned_range(argv[3], 0, WORKER_NICE_MAX, 10, &v) < 0)
+                return log_error_errno(EINVAL, "Bad nice value \"%s\", expected 0..%d", argv[3],
+                                       WORKER_NICE_MAX);
         *ret_nice = (int)v;
         return 0;
 }
@@ -118,7 +119,7 @@ int worker_main(int argc, char **argv) {
         ipc_log_setup("worker");
         if (parse_args(argc, argv, &sock, &nice_value) < 0)
                 return 2;
-        /* Below the prover (WORKER_NICE_DEFAULT in daemon/supervisor/config.h says why),
+        /* Below the prover (WORKER_NICE_DEFAULT in daemon/executor/executor.h says why),
          * now, so that the threads it starts inherit it. */
         if (nice_value > 0 && setpriority(PRIO_PROCESS, 0, nice_value) < 0)
                 log_warning_errno(errno, "Lowering the worker's priority to nice %d failed: %m",

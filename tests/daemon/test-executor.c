@@ -72,7 +72,6 @@
 #include "common/log.h"
 #include "daemon/executor/executor.h"
 #include "daemon/executor/ipc.h"
-#include "daemon/supervisor/config.h"
 #include "formats/bellperson_params.h"
 #include "formats/filecoin_proof.h"
 #include "formats/snarkjs-json.h"
