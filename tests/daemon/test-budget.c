@@ -28,6 +28,7 @@
 #include "daemon/supervisor/reservation.h"
 #include "formats/bellperson_params.h"
 #include "daemon/supervisor/job.h"
+#include "tests/lib/cgroup-common.h"
 #include "zk/groth16_memory.h"
 
 static void test_reserve_release(void **state) {
@@ -96,57 +97,37 @@ static void test_auto(void **state) {
         print_message("auto budget here: %llu bytes from %s\n", (unsigned long long)bytes, source);
 }
 
-static void write_text(const char *dir, const char *file, const char *text) {
-        char path[1024];
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/%s", dir, file);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-}
-
 /* TotalBudget=auto under a limit set above cuzkd's cgroup (bench/porep-32g-daemon.sh's
  * MEMORY_MAX=64G on the cgroup it starts cuzkd in, MemoryMax= on cuzkd.service): the
  * limit holds whether the budget is computed before cuzkd moves itself into supervisor/
  * or after (at start-up, and on every reload). */
 static void test_auto_cgroup_ancestors(void **state) {
+        const cgt_fixture_t *top = *state;
         cg_hierarchy_t h = {.kind = CG_HIERARCHY_V2};
-        char top[] = "/tmp/test-budget-cg-XXXXXX", expect[512], file[512];
+        char expect[512], file[512];
         static const char *const dirs[] = {"bench", "bench/cuzkd", "bench/cuzkd/supervisor"};
-        (void)state;
 
-        assert_non_null(mkdtemp(top));
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                snprintf(file, sizeof(file), "%s/%s", top, dirs[i]);
-                assert_int_equal(mkdir(file, 0755), 0);
-                write_text(file, "memory.max", "max\n");
+                cgt_mkdir(top->dirfd, dirs[i]);
+                snprintf(file, sizeof(file), "%s/memory.max", dirs[i]);
+                cgt_write_file(top->dirfd, file, "max\n");
         }
-        write_text(top, "bench/memory.max", "68719476736\n");
-        snprintf(expect, sizeof(expect), "%s/bench/memory.max", top);
-        snprintf(h.v2_mount, sizeof(h.v2_mount), "%s", top);
-        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/cuzkd", top);
+        cgt_write_file(top->dirfd, "bench/memory.max", "68719476736\n");
+        snprintf(expect, sizeof(expect), "%s/bench/memory.max", top->path);
+        snprintf(h.v2_mount, sizeof(h.v2_mount), "%s", top->path);
+        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/cuzkd", top->path);
         assert_true(budget_cgroup_limit(&h, file, sizeof(file)) == UINT64_C(64) << 30);
         assert_string_equal(file, expect);
-        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/cuzkd/supervisor", top);
+        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/cuzkd/supervisor", top->path);
         assert_true(budget_cgroup_limit(&h, file, sizeof(file)) == UINT64_C(64) << 30);
         assert_string_equal(file, expect);
         /* Delegate= without memory: no controller of our own, the ancestor's limit holds. */
         h.kind = CG_HIERARCHY_NONE;
         assert_true(budget_cgroup_limit(&h, file, sizeof(file)) == UINT64_C(64) << 30);
         /* A cgroup that went away: no limit, and the budget follows MemTotal. */
-        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/gone", top);
+        snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/bench/gone", top->path);
         assert_true(budget_cgroup_limit(&h, file, sizeof(file)) == CG_LIMIT_MAX);
         assert_string_equal(file, "");
-
-        for (size_t i = ELEMENTSOF(dirs); i-- > 0;) {
-                snprintf(file, sizeof(file), "%s/%s/memory.max", top, dirs[i]);
-                unlink(file);
-                snprintf(file, sizeof(file), "%s/%s", top, dirs[i]);
-                rmdir(file);
-        }
-        rmdir(top);
 }
 
 static void put32(FILE *f, uint32_t v) {
@@ -385,7 +366,8 @@ int main(void) {
                 cmocka_unit_test(test_reserve_release),
                 cmocka_unit_test(test_take_and_resize),
                 cmocka_unit_test(test_auto),
-                cmocka_unit_test(test_auto_cgroup_ancestors),
+                cmocka_unit_test_setup_teardown(test_auto_cgroup_ancestors, cgt_fixture_setup,
+                                                cgt_fixture_teardown),
                 cmocka_unit_test(test_shape_zkey),
                 cmocka_unit_test(test_shape_pce),
                 cmocka_unit_test(test_job_new_checks),
