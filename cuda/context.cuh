@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cuda/field.cuh"
 #include "cuda/gpu.h"
@@ -32,7 +33,6 @@ enum gpu_slot {
         GPU_SLOT_MSM_WINDOWS,
         GPU_SLOT_MSM_SPAN_SUMS,
         GPU_SLOT_MSM_SPAN_WEIGHTED,
-        GPU_SLOT_MSM_SPAN_V,
         GPU_SLOT_MSM_BIG_INDEX, /* scalars > 1, when 0 and 1 go apart */
         GPU_SLOT_MSM_ONE_INDEX, /* scalars 1 */
         GPU_SLOT_CUB_TEMP,
@@ -196,6 +196,55 @@ __global__ void __launch_bounds__(Step::block_threads, step_min_blocks<Step>(nul
         const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         if (i < count)
                 step(i);
+}
+
+/* The lanes of gpu_launch_lanes: lane within a group of `width` lanes of
+ * one warp; down(x, d) is lane + d's x (x itself past the group), in
+ * 4-byte shuffles over the warp's launched lanes (`mask`), which call it
+ * alike. */
+struct gpu_warp_lanes {
+        uint32_t lane, width, mask;
+
+        template <class T> __device__ __forceinline__ T down(const T &x, uint32_t d) const {
+                static_assert(sizeof(T) % 4 == 0, "whole words");
+                uint32_t w[sizeof(T) / 4];
+                memcpy(w, &x, sizeof(T));
+#pragma unroll
+                for (unsigned k = 0; k < sizeof(T) / 4; k++)
+                        w[k] = __shfl_down_sync(mask, w[k], d, width);
+                T r;
+                memcpy(&r, w, sizeof(T));
+                return r;
+        }
+};
+
+/* Runs step(i, lanes) for i < count in groups of width lanes (count a
+ * multiple of width, a power of 2 at most 32; the blocks whole warps). */
+template <class Step>
+__global__ void __launch_bounds__(Step::block_threads)
+        gpu_lanes_kernel(Step step, uint64_t count, uint32_t width) {
+        const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        if (i >= count)
+                return;
+        const uint64_t left = count - (i & ~(uint64_t)31); /* the warp's lanes from its first */
+        const uint32_t mask = left >= 32 ? 0xffffffffu : (1u << left) - 1;
+        step(i, gpu_warp_lanes{(uint32_t)(i & (width - 1)), width, mask});
+}
+
+template <class Step>
+int gpu_launch_lanes(gpu_context_t *ctx, const Step &step, uint64_t count, uint32_t width) {
+        static_assert(Step::block_threads % 32 == 0, "whole warps");
+        if (width == 0 || width > 32 || (width & (width - 1)) || count % width)
+                return -EINVAL;
+        if (count == 0)
+                return 0;
+        const uint64_t blocks = (count + Step::block_threads - 1) / Step::block_threads;
+        if (blocks > 0x7fffffffu)
+                return -EINVAL;
+        gpu_lanes_kernel<<<(unsigned)blocks, Step::block_threads, 0, ctx->stream>>>(step, count,
+                                                                                    width);
+        GPU_TRY(ctx, cudaGetLastError());
+        return 0;
 }
 
 template <class Step> int gpu_launch_step(gpu_context_t *ctx, const Step &step, uint64_t count) {

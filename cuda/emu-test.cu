@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda/curve.cuh"
+#include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
 #include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
@@ -598,6 +599,9 @@ struct emu_msm_backend {
                         step(i);
                 return 0;
         }
+        template <class Step> int launch_lanes(const Step &step, uint64_t count, uint32_t width) {
+                return emu_launch_lanes(step, count, width);
+        }
         int zero(void *p, size_t bytes) {
                 memset(p, 0, bytes);
                 return 0;
@@ -650,6 +654,15 @@ struct g1_emu {
         static void to_affine(affine *r, const jac *p) {
                 g1_jac_to_affine(r, p);
         }
+        static void xyzz_from_affine(xyzz *r, const affine *p) {
+                g1_xyzz_from_affine(r, p);
+        }
+        static void xyzz_add(xyzz *r, const xyzz *a, const xyzz *b) {
+                g1_xyzz_add(r, a, b);
+        }
+        static void xyzz_to_jac(jac *r, const xyzz *p) {
+                g1_xyzz_to_jac(r, p);
+        }
 };
 
 struct g2_emu {
@@ -675,6 +688,15 @@ struct g2_emu {
         static void to_affine(affine *r, const jac *p) {
                 g2_jac_to_affine(r, p);
         }
+        static void xyzz_from_affine(xyzz *r, const affine *p) {
+                g2_xyzz_from_affine(r, p);
+        }
+        static void xyzz_add(xyzz *r, const xyzz *a, const xyzz *b) {
+                g2_xyzz_add(r, a, b);
+        }
+        static void xyzz_to_jac(jac *r, const xyzz *p) {
+                g2_xyzz_to_jac(r, p);
+        }
 };
 
 template <class G>
@@ -690,7 +712,7 @@ static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::
                 sf(z.per_bucket);
         std::vector<xyzz_dev> p0(z.partials), p1(z.partials), buckets(z.buckets), sums(z.chunks),
                 weighted(z.chunks), windows(cfg.windows), span_sums(z.spans),
-                span_weighted(z.spans), span_v(z.spans);
+                span_weighted(z.spans);
         std::vector<uint32_t> big_index(cfg.n), one_index(cfg.n);
         memcpy(sc.data(), scalars, cfg.total * sizeof(fr_t));
         memcpy(pts.data(), points, cfg.total * sizeof(typename G::affine));
@@ -711,7 +733,6 @@ static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::
                                               windows.data(),
                                               span_sums.data(),
                                               span_weighted.data(),
-                                              span_v.data(),
                                               big_index.data(),
                                               one_index.data()};
         emu_msm_backend be;
@@ -895,6 +916,69 @@ template <class G> static void test_msm(void) {
         window_bits = 0;
 }
 
+/*
+ * The window reduction alone (chunks, then levels of lanes) against
+ * sum_b (b + 1) S_b by running sums in zk/, for two windows of random
+ * buckets, a few of them empty; log_chunk < 0 keeps msm_split_reduction's.
+ */
+template <class G> static void test_window_reduction(uint32_t c, int log_chunk) {
+        using xyzz_dev = typename G::curve::xyzz;
+        msm_config cfg = {};
+        cfg.c = c;
+        cfg.windows = 2;
+        cfg.buckets = 1u << (c - 1);
+        msm_split_reduction(&cfg);
+        if (log_chunk >= 0)
+                cfg.log_chunk = (uint32_t)log_chunk;
+        const uint64_t nb = (uint64_t)cfg.windows * cfg.buckets;
+        const uint64_t chunks = nb >> cfg.log_chunk;
+        /* sums of two of a few random points (fewer to make), one in 8 empty */
+        std::vector<typename G::affine> base(61);
+        for (auto &p : base)
+                G::random(&p);
+        std::vector<typename G::xyzz> buckets(nb);
+        for (uint64_t b = 0; b < nb; b++) {
+                typename G::xyzz other;
+                G::xyzz_from_affine(&buckets[b], &base[rng_u64() % base.size()]);
+                G::xyzz_from_affine(&other, &base[rng_u64() % base.size()]);
+                G::xyzz_add(&buckets[b], &buckets[b], &other);
+                if (rng_u64() % 8 == 0)
+                        memset(&buckets[b], 0, sizeof(buckets[b])); /* zz = 0: infinity */
+        }
+        std::vector<xyzz_dev> sums(chunks), weighted(chunks), span_sums(chunks),
+                span_weighted(chunks), window_sums(cfg.windows);
+        msm_buffers<typename G::curve> buf = {};
+        buf.buckets = reinterpret_cast<xyzz_dev *>(buckets.data());
+        buf.sums = sums.data();
+        buf.weighted = weighted.data();
+        buf.span_sums = span_sums.data();
+        buf.span_weighted = span_weighted.data();
+        buf.window_sums = window_sums.data();
+        emu_msm_backend be;
+        const int rc = msm_run_reduction<typename G::curve>(be, cfg, buf);
+        bool same = rc == 0;
+        for (uint32_t w = 0; w < cfg.windows; w++) {
+                typename G::xyzz running, total;
+                memset(&running, 0, sizeof(running)); /* zz = 0: infinity */
+                memset(&total, 0, sizeof(total));
+                for (uint32_t b = cfg.buckets; b-- > 0;) {
+                        G::xyzz_add(&running, &running, &buckets[(uint64_t)w * cfg.buckets + b]);
+                        G::xyzz_add(&total, &total, &running);
+                }
+                typename G::jac want, got;
+                typename G::xyzz got_xyzz;
+                memcpy(&got_xyzz, &window_sums[w], sizeof(got_xyzz));
+                G::xyzz_to_jac(&want, &total);
+                G::xyzz_to_jac(&got, &got_xyzz);
+                same = same && jac_same_affine<G>(&want, &got);
+        }
+        char what[120];
+        snprintf(what, sizeof(what),
+                 "msm %s window reduction: c=%u, chunks of %u buckets, %u level(s) of lanes",
+                 G::name, cfg.c, 1u << cfg.log_chunk, msm_combine_levels(cfg));
+        report(same, what);
+}
+
 /* The device's gather (one thread per wire) against zk/'s (per word), on
  * densities that leave a partial last word, are empty or full. */
 static void test_density_gather(void) {
@@ -940,6 +1024,9 @@ int main(void) {
         test_ntt(12, 3, 4, 5); /* many passes, each table for some */
         test_h();
         test_curve();
+        test_window_reduction<g1_emu>(16, 1); /* three levels: 5, 5 and 4 bits */
+        test_window_reduction<g1_emu>(9, -1); /* one level */
+        test_window_reduction<g2_emu>(12, 0); /* three levels: 4, 4 and 3 bits */
         test_msm<g1_emu>();
         test_msm<g2_emu>();
         printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);

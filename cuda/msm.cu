@@ -190,6 +190,13 @@ struct device_msm_backend {
                 return r;
         }
 
+        template <class Step> int launch_lanes(const Step &step, uint64_t count, uint32_t width) {
+                const bool m = mark(step_name<Step>());
+                const int r = gpu_launch_lanes(ctx, step, count, width);
+                unmark(m);
+                return r;
+        }
+
         int zero(void *p, size_t bytes) {
                 const bool m = mark("memset");
                 const cudaError_t e = cudaMemsetAsync(p, 0, bytes, ctx->stream);
@@ -269,7 +276,6 @@ static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_WINDOWS, cfg.windows, &b->window_sums));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_SUMS, z.spans, &b->span_sums));
         GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_WEIGHTED, z.spans, &b->span_weighted));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_V, z.spans, &b->span_v));
         b->big_index = b->one_index = nullptr;
         if (cfg.compact) {
                 GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_BIG_INDEX, cfg.n, &b->big_index));

@@ -30,7 +30,6 @@ struct msm_config {
         uint32_t seg_next;  /* M at the later levels (partial sums per segment) */
         uint32_t levels;    /* level 0 plus the later ones */
         uint32_t log_chunk; /* buckets per chunk of the window reduction: 2^log_chunk */
-        uint32_t log_span;  /* chunks per span (its second stage): 2^log_span */
         /* Threads level 0 holds resident at once (0: unknown). Ranges then
          * come in whole waves of them (msm_range_threads). */
         uint64_t wave;
@@ -66,17 +65,36 @@ inline uint32_t msm_levels_needed(uint64_t n, uint32_t seg_first, uint32_t seg_n
         return levels;
 }
 
-/* The window reduction's three stages share the c - 1 bits of a bucket
- * index, so that no thread's chain of additions is long: a third each to
- * the chunks a span (stage 2) and the spans a window (stage 3, one thread
- * a window), the rest to the buckets a chunk, whose stage has a thread for
- * every chunk of every window and so runs at the additions' rate rather
- * than at one chain's latency. At c = 16: 32 buckets a chunk, 32 chunks a
- * span, 32 spans; at c = 20: 128, 64 and 64 (128 spans before, whose
- * chain made stage 3 6.7 ms of a 2^26 MSM's 16.8 ms of reduction). */
+/*
+ * The window reduction: first a thread for each chunk of 2^log_chunk
+ * buckets (running sums; a thread for every chunk of every window, so the
+ * additions go at the card's rate), then levels in which the lanes of a
+ * warp combine 2^bits adjacent segments, a lane each, in about 3 bits
+ * additions one after another (msm_step_combine). The chunks keep a third
+ * of the c - 1 bucket bits or more: at c = 16, 32 buckets a chunk, 1024
+ * chunks a window, two levels of 32 lanes; at c = 20, 128 buckets a chunk
+ * and three levels of 16. One thread a window that added its 32 spans in
+ * turn took 1.74 ms of a compact G1 MSM's 3.9 ms of reduction (H100).
+ */
+#define MSM_COMBINE_MAX_BITS 5 /* 32 lanes: one warp */
+
 inline void msm_split_reduction(msm_config *cfg) {
-        cfg->log_span = (cfg->c - 1) / 3;
-        cfg->log_chunk = cfg->c - 1 - 2 * cfg->log_span;
+        cfg->log_chunk = cfg->c - 1 - 2 * ((cfg->c - 1) / 3);
+}
+
+/* The levels of lanes after the chunks: at least one, which leaves the
+ * window's sum where it writes. */
+inline uint32_t msm_combine_levels(const msm_config &cfg) {
+        const uint32_t bits = cfg.c - 1 - cfg.log_chunk;
+        const uint32_t levels = (bits + MSM_COMBINE_MAX_BITS - 1) / MSM_COMBINE_MAX_BITS;
+        return levels < 1 ? 1 : levels;
+}
+
+/* Segments combined by one group of lanes at a level: 2^bits, the levels'
+ * bits as even as they come. */
+inline uint32_t msm_combine_bits(const msm_config &cfg, uint32_t level) {
+        const uint32_t bits = cfg.c - 1 - cfg.log_chunk, levels = msm_combine_levels(cfg);
+        return bits / levels + (level < bits % levels ? 1 : 0);
 }
 
 /* M at level 0: all threads add about M points, so M only trades the
@@ -264,7 +282,7 @@ struct msm_sizes {
         uint64_t partials;   /* each of the two partial-sum buffers */
         uint64_t buckets;    /* windows * buckets */
         uint64_t chunks;     /* windows * chunks, each of sums and weighted */
-        uint64_t spans;      /* windows * spans, each of span_sums, span_weighted, span_v */
+        uint64_t spans;      /* the first level's segments, each of span_sums, span_weighted */
 };
 
 inline msm_sizes msm_make_sizes(const msm_config &cfg) {
@@ -286,7 +304,7 @@ inline msm_sizes msm_make_sizes(const msm_config &cfg) {
         }
         z.buckets = (uint64_t)cfg.windows * cfg.buckets;
         z.chunks = (uint64_t)cfg.windows * (cfg.buckets >> cfg.log_chunk);
-        z.spans = z.chunks >> cfg.log_span;
+        z.spans = z.chunks >> msm_combine_bits(cfg, 0);
         return z;
 }
 

@@ -27,7 +27,7 @@ template <class Curve> struct msm_buffers {
         uint32_t *start, *end, *seg_count, *seg_first;
         xyzz_dev *partials, *partials_alt;
         xyzz_dev *buckets, *sums, *weighted, *window_sums;
-        xyzz_dev *span_sums, *span_weighted, *span_v;
+        xyzz_dev *span_sums, *span_weighted;
         uint32_t *big_index, *one_index; /* n each, with compact only */
 };
 
@@ -134,11 +134,44 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
 }
 
 /*
+ * The window reduction: sum_b (b + 1) S_b of each window's buckets into
+ * window_sums, by chunks, then levels of lanes (the two pairs of buffers
+ * in turn) down to one segment a window.
+ */
+template <class Curve, class Backend>
+int msm_run_reduction(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf) {
+        using xyzz_dev = typename Curve::xyzz;
+        uint64_t segments = (uint64_t)cfg.windows * (cfg.buckets >> cfg.log_chunk);
+        MSM_TRY(be.launch(msm_step_chunks<Curve>{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums,
+                                                 buf.weighted},
+                          segments));
+        xyzz_dev *in_sums = buf.sums, *in_weighted = buf.weighted;
+        xyzz_dev *out_sums = buf.span_sums, *out_weighted = buf.span_weighted;
+        uint32_t log_len = cfg.log_chunk;
+        const uint32_t levels = msm_combine_levels(cfg);
+        for (uint32_t level = 0; level < levels; level++) {
+                const uint32_t bits = msm_combine_bits(cfg, level);
+                xyzz_dev *weighted = level + 1 == levels ? buf.window_sums : out_weighted;
+                MSM_TRY(be.launch_lanes(msm_step_combine<Curve>{in_sums, in_weighted, bits, log_len,
+                                                                out_sums, weighted},
+                                        segments, 1u << bits));
+                segments >>= bits;
+                log_len += bits;
+                std::swap(in_sums, out_sums);
+                std::swap(in_weighted, out_weighted);
+        }
+        return 0;
+}
+
+/*
  * Runs the steps, batch after batch of cfg.n points (the last may have
  * fewer); window_sums (cfg.windows XYZZ points, in the backend's memory)
  * hold the result for msm_combine_windows. Backend provides
  *   int wait_input(uint32_t batch);                  before a batch's steps
  *   int launch(const Step &, uint64_t count);        for any step
+ *   int launch_lanes(const Step &, uint64_t count, uint32_t width);
+ *            for a step of lanes: groups of width (a power of 2, at most
+ *            32) adjacent items; count a multiple of width
  *   int zero(void *, size_t bytes);
  *   int sort(uint32_t *&keys, uint32_t *&keys_alt, uint32_t *&vals,
  *            uint32_t *&vals_alt, uint64_t count, unsigned bits);
@@ -161,19 +194,7 @@ int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr
                 MSM_TRY(msm_run_batch(be, cfg, buf, scalars + b0, points + b0, n));
         }
 
-        const uint32_t chunks = cfg.buckets >> cfg.log_chunk;
-        MSM_TRY(be.launch(msm_step_chunks<Curve>{buf.buckets, cfg.buckets, cfg.log_chunk, buf.sums,
-                                                 buf.weighted},
-                          (uint64_t)cfg.windows * chunks));
-        const uint32_t spans = chunks >> cfg.log_span;
-        MSM_TRY(be.launch(msm_step_spans<Curve>{buf.sums, buf.weighted, chunks, cfg.log_span,
-                                                buf.span_sums, buf.span_weighted, buf.span_v},
-                          (uint64_t)cfg.windows * spans));
-        MSM_TRY(be.launch(msm_step_window<Curve>{buf.span_sums, buf.span_weighted, buf.span_v,
-                                                 spans, cfg.log_span, cfg.log_chunk,
-                                                 buf.window_sums},
-                          cfg.windows));
-        return 0;
+        return msm_run_reduction(be, cfg, buf);
 }
 
 /* r = sum_w 2^(cw) window_sums[w] (host memory), by Horner's rule on the CPU. */

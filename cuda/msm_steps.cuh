@@ -27,9 +27,9 @@
  * the others only, and the points of scalar 1 join window 0's bucket of
  * digit 1 once, so a witness (three quarters 0 or 1) sorts a quarter of
  * its keys.
- * Then for all windows at once: sum_b (b + 1) S_b per window in three
- * stages of running sums (chunks of buckets, spans of chunks, the window),
- * and the windows combined by Horner's rule on the host.
+ * Then for all windows at once: sum_b (b + 1) S_b per window, by running
+ * sums over chunks of buckets, then levels of warp lanes that combine
+ * adjacent chunks, and the windows combined by Horner's rule on the host.
  */
 #pragma once
 
@@ -356,7 +356,7 @@ struct msm_step_range_items {
 };
 
 /*
- * Window reduction, stage 1. Chunk j of a window covers buckets
+ * Window reduction, the chunks. Chunk j of a window covers buckets
  * [jC, (j+1)C); running sums from the top give its plain sum A_j and
  * V_j = sum (b - jC + 1) S_b. Item i is chunk i % P of window i / P.
  */
@@ -382,70 +382,48 @@ template <class Curve> struct msm_step_chunks {
 };
 
 /*
- * Stage 2, one thread per span of G = 2^log_span chunks: span k of a window
- * covers chunks [kG, (k+1)G) and gives
- *   A'_k = sum_i A_{kG+i},  V'_k = sum_i i A_{kG+i},  R_k = sum_i V_{kG+i}
- * (i < G; V'_k by running sums from the top). Item i is span i % Q of
- * window i / Q, Q spans per window.
+ * Window reduction, the later levels: 2^bits adjacent segments of L =
+ * 2^log_len buckets (each with its plain sum A_i and V_i = sum (b + 1) S_b,
+ * b counted from its first bucket) become one segment of L 2^bits buckets,
+ *   A = sum_i A_i,  V = sum_i V_i + L sum_i i A_i,
+ * on a group of lanes, a segment each. A suffix scan leaves lane i with
+ * P_i = sum_{j >= i} A_j (P_0 = A), and sum_{i >= 1} P_i = sum_i i A_i;
+ * tree sums of those P_i and of the V_i end in lane 0, which doubles the
+ * first log_len times and writes segment i >> bits. Once a window has one
+ * segment left, its V is the window's sum. Lanes is the launch's
+ * (gpu_launch_lanes; the emulation's): lane, and down(x, d), lane + d's x
+ * (x itself past the group), which every lane of a group calls alike.
  */
-template <class Curve> struct msm_step_spans {
+template <class Curve> struct msm_step_combine {
         using xyzz_dev = typename Curve::xyzz;
         static constexpr unsigned block_threads = Curve::curve_block_threads;
         const xyzz_dev *sums, *weighted;
-        uint32_t chunks_per_window, log_span;
-        xyzz_dev *span_sums, *span_weighted, *span_v;
+        uint32_t bits, log_len;
+        xyzz_dev *out_sums, *out_weighted;
 
-        CUZK_HD void operator()(uint64_t i) const {
-                const uint32_t spans = chunks_per_window >> log_span;
-                const uint64_t w = i / spans, k = i % spans;
-                const uint64_t first = w * chunks_per_window + (k << log_span);
-                const xyzz_dev *a = sums + first, *v = weighted + first;
-                xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
-                xyzz_dev r = xyzz_dev::infinity();
-                for (uint32_t j = 1u << log_span; j-- > 1;) {
-                        xyzz_add(running, load_wide(&a[j]));
-                        xyzz_add(total, running);
-                        xyzz_add(r, load_wide(&v[j]));
+        template <class Lanes> CUZK_HD void operator()(uint64_t i, const Lanes &lanes) const {
+                const uint32_t width = 1u << bits, lane = lanes.lane;
+                xyzz_dev p = load_wide(&sums[i]), v = load_wide(&weighted[i]);
+                for (uint32_t d = 1; d < width; d <<= 1) {
+                        const xyzz_dev t = lanes.down(p, d);
+                        if (lane + d < width)
+                                xyzz_add(p, t);
                 }
-                xyzz_add(running, load_wide(&a[0]));
-                xyzz_add(r, load_wide(&v[0]));
-                store_wide(&span_sums[i], running);
-                store_wide(&span_weighted[i], total);
-                store_wide(&span_v[i], r);
-        }
-};
-
-/*
- * Stage 3, one thread per window: with C buckets per chunk, G chunks per
- * span and Q spans,
- *   sum_b (b + 1) S_b = sum_j V_j + C sum_j j A_j
- *                     = sum_k R_k + C (G sum_k k A'_k + sum_k V'_k),
- * sum_k k A'_k again by running sums, the factors by doublings.
- */
-template <class Curve> struct msm_step_window {
-        using xyzz_dev = typename Curve::xyzz;
-        static constexpr unsigned block_threads = Curve::curve_block_threads;
-        const xyzz_dev *span_sums, *span_weighted, *span_v;
-        uint32_t spans, log_span, log_chunk;
-        xyzz_dev *window_sums;
-
-        CUZK_HD void operator()(uint64_t w) const {
-                const xyzz_dev *a = span_sums + w * spans, *vp = span_weighted + w * spans,
-                               *r = span_v + w * spans;
-                xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
-                for (uint32_t k = spans; k-- > 1;) {
-                        xyzz_add(running, load_wide(&a[k]));
-                        xyzz_add(total, running);
+                xyzz_dev q = lane ? p : xyzz_dev::infinity();
+                for (uint32_t d = width >> 1; d; d >>= 1) {
+                        const xyzz_dev tq = lanes.down(q, d), tv = lanes.down(v, d);
+                        if (lane < d) {
+                                xyzz_add(q, tq);
+                                xyzz_add(v, tv);
+                        }
                 }
-                for (uint32_t d = 0; d < log_span; d++)
-                        xyzz_dbl(total);
-                for (uint32_t k = 0; k < spans; k++)
-                        xyzz_add(total, load_wide(&vp[k]));
-                for (uint32_t d = 0; d < log_chunk; d++)
-                        xyzz_dbl(total);
-                for (uint32_t k = 0; k < spans; k++)
-                        xyzz_add(total, load_wide(&r[k]));
-                store_wide(&window_sums[w], total);
+                if (lane)
+                        return;
+                for (uint32_t k = 0; k < log_len; k++)
+                        xyzz_dbl(q);
+                xyzz_add(v, q);
+                store_wide(&out_sums[i >> bits], p);
+                store_wide(&out_weighted[i >> bits], v);
         }
 };
 
