@@ -192,6 +192,16 @@ void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out) {
         }
 }
 
+uint64_t pce_compact_nums(const struct pce_compact_witness *w) {
+        const size_t words = pce_bitmap_words(w->n_aux);
+
+        if (words == 0)
+                return 0;
+        const uint64_t last = words - 1, tail = w->n_aux - last * 64;
+        const uint64_t valid = tail == 64 ? UINT64_MAX : ((uint64_t)1 << tail) - 1;
+        return w->rank[last] + (uint64_t)__builtin_popcountll(~w->is_bit[last] & valid);
+}
+
 size_t pce_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums) {
         if (n_aux > PTRDIFF_MAX / 4 / sizeof(fr_t) || n_nums > n_aux)
                 return 0;

@@ -51,6 +51,9 @@ int pce_evaluate_compact(const struct pce *pce, const struct pce_compact_witness
 /* The full witness (1 + n_inputs + n_aux values) into out; multi-threaded. */
 void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out);
 
+/* The aux of w that are not bits (w->nums' length), from its rank and last word. */
+uint64_t pce_compact_nums(const struct pce_compact_witness *w);
+
 /* The bytes of a compact witness's arrays (inputs with ONE, both bitmaps, n_nums values);
  * 0 when that overflows or n_nums > n_aux. */
 size_t pce_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums);

@@ -38,6 +38,16 @@ struct lane {
         size_t scratch_bytes; /* its context's scratch after its last partition */
 };
 
+/* Pinned host memory for compact witnesses (gpu-prove-pinned.c): as many as
+ * partitions may wait for lanes at once, beyond which they upload from their
+ * own memory. */
+#define PINNED_BUFFERS_MAX 4
+struct pinned_buffer {
+        void *p;
+        size_t bytes;
+        bool busy;
+};
+
 struct gpu_prover {
         gpu_context_t *ctx; /* pinning, resident copies, device queries */
         int ordinal;
@@ -54,6 +64,7 @@ struct gpu_prover {
         /* Measured rates, ns per point (0: not measured yet). */
         double gpu_stage_ns_per_point; /* per domain point */
         double cpu_g2_ns_per_point, gpu_g2_ns_per_point;
+        struct pinned_buffer pinned[PINNED_BUFFERS_MAX]; /* under lock: busy */
 };
 
 /* Device memory one partition of pk's shape works in besides the bases. */
@@ -83,3 +94,13 @@ int resident_fits(gpu_prover_t *prover, uint64_t need, uint64_t partition_bytes)
 const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk);
 /* Frees every resident key's device copies. */
 void resident_keys_free(gpu_prover_t *prover);
+
+/* A copy of w in a pinned buffer of the prover's (*ret points into it, until
+ * pinned_put gives *ret_buffer back); -EBUSY when all are in use, or a
+ * negative errno where pinned memory could not be had. */
+int compact_witness_pin(gpu_prover_t *prover, const struct pce_compact_witness *w,
+                        struct pce_compact_witness *ret, struct pinned_buffer **ret_buffer);
+/* Gives a buffer back (NULL: nothing). Its copies must have left it. */
+void pinned_put(gpu_prover_t *prover, struct pinned_buffer *b);
+/* Frees the pinned buffers; none may be in use. */
+void pinned_free_all(gpu_prover_t *prover);

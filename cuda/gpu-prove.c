@@ -40,7 +40,8 @@ struct gpu_prove_partial {
         unsigned cpu_threads;
         uint64_t start_usec, stage_usec, g2_begin_usec, g2_end_usec;
         gpu_stage_split_t split;
-        uint64_t upload_bytes; /* host to device for this partition */
+        uint64_t upload_bytes;        /* host to device for this partition */
+        struct pinned_buffer *pinned; /* its compact witness's copy, or NULL */
 };
 
 static uint64_t now_usec(void) {
@@ -154,6 +155,7 @@ void gpu_prover_free(gpu_prover_t *prover) {
         if (!prover)
                 return;
         resident_keys_free(prover);
+        pinned_free_all(prover);
         for (size_t i = 0; i < GPU_LANES_MAX; i++) {
                 assert(!prover->lanes[i].busy);
                 gpu_pce_witness_free(prover->lanes[i].pce_witness);
@@ -338,6 +340,7 @@ void gpu_prove_partial_free(gpu_prove_partial_t *partial) {
         (void)collect(partial->prover, partial, false);
         if (partial->thread_started)
                 (void)pthread_join(partial->thread, NULL);
+        pinned_put(partial->prover, partial->pinned); /* the upload is done */
         free(partial);
 }
 
@@ -483,9 +486,21 @@ int gpu_prove_start_compact(gpu_prover_t *prover, const struct groth16_pk *pk, c
         int r;
 
         assert(prover && pk && pce && w && ret);
+        /* the pinned copy while the partitions ahead hold the lanes; without
+         * one, the upload stages w itself */
+        struct pce_compact_witness pinned_w;
+        struct pinned_buffer *pinned = NULL;
+        r = compact_witness_pin(prover, w, &pinned_w, &pinned);
+        if (r >= 0)
+                w = &pinned_w;
+        else if (r != -EBUSY)
+                log_debug_errno(r, "No pinned copy of a compact witness: %m");
         r = partial_begin(prover, pk, NULL, &p);
-        if (r < 0)
+        if (r < 0) {
+                pinned_put(prover, pinned);
                 return r;
+        }
+        p->pinned = pinned;
         lane = p->lane;
         if (!lane->pce_witness && (r = gpu_pce_witness_new(lane->ctx, &lane->pce_witness)) < 0)
                 return log_error_errno(r, "GPU witness slot: %s",

@@ -249,17 +249,6 @@ static int witness_buffer(gpu_pce_witness_t *dw, size_t bytes) {
         return 0;
 }
 
-/* The aux that are not bits: the last word's rank plus its own. */
-static uint64_t count_nums(const struct pce_compact_witness *w) {
-        const size_t words = pce_bitmap_words(w->n_aux);
-
-        if (words == 0)
-                return 0;
-        const uint64_t last = words - 1, tail = w->n_aux - last * 64;
-        const uint64_t valid = tail == 64 ? UINT64_MAX : ((uint64_t)1 << tail) - 1;
-        return w->rank[last] + (uint64_t)__builtin_popcountll(~w->is_bit[last] & valid);
-}
-
 int gpu_pce_witness_upload(gpu_pce_witness_t *dw, const struct pce_compact_witness *w,
                            uint64_t *ret_bytes) {
         assert(dw && w);
@@ -268,7 +257,7 @@ int gpu_pce_witness_upload(gpu_pce_witness_t *dw, const struct pce_compact_witne
 
         gpu_context_t *ctx = dw->ctx;
         const size_t words = pce_bitmap_words(w->n_aux), n_in = (size_t)w->n_inputs + 1;
-        const size_t n_nums = (size_t)count_nums(w);
+        const size_t n_nums = (size_t)pce_compact_nums(w);
         /* 32-byte pieces first, so that every part stays aligned */
         const size_t words_bytes = (words ? words : 1) * sizeof(pce_witness_word);
         const size_t inputs_bytes = n_in * sizeof(fr_t), nums_bytes = n_nums * sizeof(fr_t);
