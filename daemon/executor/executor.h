@@ -98,6 +98,8 @@ struct executor_result {
         size_t proof_size;
         const char *proof_json;  /* JOB_GROTH16_SNARKJS: as snarkjs writes it */
         const char *public_json; /* JOB_GROTH16_SNARKJS */
+        /* gpu_stage_usec and g2_tail_usec: the prover backend's own times of the partition's
+         * stage and B_G2 tail (prover_timings), else the wall times of its calls. */
         uint64_t synthesis_usec, srs_load_usec, gpu_stage_usec, g2_tail_usec;
         uint64_t worker_peak_bytes; /* from the worker's cgroup where known */
         /* How the worker handed the witness on: 0 a, b, c and the witness, 1 the compact

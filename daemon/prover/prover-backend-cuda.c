@@ -248,8 +248,12 @@ static int cuda_prove_start(struct prover_backend *backend, const struct prover_
         return 0;
 }
 
+/* The times are gpu-prove.h's: the stage as CUDA events on its lane's stream timed it, from
+ * its first copy to its last MSM, and the B_G2 tail from its start to its end, on the card
+ * or on CPU threads. prove_start's wall time would count the wait for a free lane, in which
+ * another partition's stage runs (and may be collected by this start). */
 static int cuda_prove_finish(struct prover_backend *backend, struct prover_partial *partial,
-                             struct groth16_proof *ret) {
+                             struct groth16_proof *ret, struct prover_timings *ret_timings) {
         gpu_prove_timings_t t;
         char split[192];
         int r;
@@ -263,6 +267,11 @@ static int cuda_prove_finish(struct prover_backend *backend, struct prover_parti
         log_debug("GPU stage %.3f s (%s), B_G2 tail %.3f s on the %s (%.3f s of it overlapped)",
                   t.gpu_stage_usec / 1e6, split, t.g2_usec / 1e6, t.g2_on_gpu ? "GPU" : "CPU",
                   t.overlap_usec / 1e6);
+        if (ret_timings)
+                *ret_timings = (struct prover_timings){.stage_measured = true,
+                                                       .tail_measured = true,
+                                                       .stage_usec = t.gpu_stage_usec,
+                                                       .tail_usec = t.g2_usec};
         return 0;
 }
 

@@ -11,7 +11,8 @@
  *
  * A backend is a table of operations; the CPU one (prover-backend-cpu.c)
  * runs zk/groth16.h's stages, a CUDA one goes behind the same table. The
- * inputs say nothing about where the work runs.
+ * inputs say nothing about where the work runs, and what prove_finish says
+ * of its times (struct prover_timings) nothing about how it measured them.
  */
 #pragma once
 
@@ -45,6 +46,21 @@ struct prover_backend;
 /* What prove_start leaves for prove_finish. */
 struct prover_partial;
 
+/*
+ * A partition's work as its backend measured it, for the job's gpu_compute_ms (the
+ * supervisor sums stage and tail over the partitions). The prover cannot time it from
+ * outside: its clock around prove_start also runs while the start waits (the CUDA backend
+ * for a free lane, collecting another partition's results on the way; a remote prover in
+ * its queue), which is another proof's time. A time a backend did not measure stays
+ * unmeasured, and the prover takes the wall time of the call in its place. A backend that
+ * spreads a partition over several devices gives their busy times summed.
+ */
+struct prover_timings {
+        bool stage_measured, tail_measured;
+        uint64_t stage_usec; /* prove_start's work: H and the G1 MSMs, on the device */
+        uint64_t tail_usec;  /* the B_G2 MSM, wherever it ran */
+};
+
 /* Where a backend runs, for the supervisor's status. */
 struct prover_device_info {
         int ordinal; /* the GPU's, -1 on the CPU */
@@ -58,9 +74,10 @@ struct prover_backend_ops {
         int (*device_info)(struct prover_backend *backend, struct prover_device_info *ret);
         int (*prove_start)(struct prover_backend *backend, const struct prover_inputs *inputs,
                            struct prover_partial **ret);
-        /* Consumes partial, whatever the outcome. */
+        /* Consumes partial, whatever the outcome. On success the backend fills
+         * *ret_timings (may be NULL) whole, a time it did not measure marked so. */
         int (*prove_finish)(struct prover_backend *backend, struct prover_partial *partial,
-                            struct groth16_proof *ret);
+                            struct groth16_proof *ret, struct prover_timings *ret_timings);
         /* A key was just loaded: the backend takes it in now rather than at its first
          * partition (the CUDA one pins it and copies its bases to the card where they
          * fit). Returns 1 when the backend holds every base (A, B_G1, L, H, B_G2) itself,

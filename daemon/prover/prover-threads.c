@@ -97,7 +97,8 @@ void prover_send_progress(struct prover *p, uint64_t task_id, const char *stage)
         (void)prover_send_locked(p, IPC_PROGRESS, &progress, sizeof(progress), NULL, 0);
 }
 
-/* A failed or canceled task's answer. */
+/* A failed or canceled task's answer; its stage time the wall time of whatever prove_start
+ * ran (no backend measured a partition it did not finish). */
 void prover_send_failure(struct prover *p, const struct prove_job *job,
                          enum executor_failure failure, int error, const char *text) {
         struct ipc_result result = {
@@ -391,9 +392,25 @@ static int encode_result(const struct prove_job *job, const struct groth16_proof
         return 0;
 }
 
+/* The partition's times in its result (the job's gpu_compute_ms, summed): what the backend
+ * measured of its own work, else the wall time of the call, whatever it waited for. */
+static void result_times(const struct prove_job *job, const struct prover_timings *measured,
+                         struct ipc_result *result) {
+        result->gpu_stage_usec = measured->stage_measured ? measured->stage_usec : job->start_usec;
+        result->g2_tail_usec = measured->tail_measured ? measured->tail_usec : job->tail_usec;
+        log_debug("Task %" PRIu64 ": stage %.3f s (%s; prove_start %.3f s), tail %.3f s (%s; "
+                  "prove_finish %.3f s)",
+                  job->request.task.task_id, (double)result->gpu_stage_usec / 1e6,
+                  measured->stage_measured ? "measured by the backend" : "wall time",
+                  (double)job->start_usec / 1e6, (double)result->g2_tail_usec / 1e6,
+                  measured->tail_measured ? "measured by the backend" : "wall time",
+                  (double)job->tail_usec / 1e6);
+}
+
 static void job_finish(struct prover *p, struct prove_job *job) {
         struct ipc_result result = {.status.task_id = job->request.task.task_id};
         struct groth16_proof proof;
+        struct prover_timings measured = {0};
         struct prover_partial *partial = TAKE_PTR(job->partial);
         uint64_t t0 = clock_now_usec();
         struct prover_device_info device;
@@ -401,7 +418,7 @@ static void job_finish(struct prover *p, struct prove_job *job) {
         int fd, r;
 
         prover_send_progress(p, job->request.task.task_id, "finish (b_g2 MSM, assembly)");
-        r = p->backend->ops->prove_finish(p->backend, partial, &proof);
+        r = p->backend->ops->prove_finish(p->backend, partial, &proof, &measured);
         job->tail_usec = clock_now_usec() - t0;
         if (r >= 0)
                 r = encode_result(job, &proof, &result, &fd);
@@ -411,8 +428,7 @@ static void job_finish(struct prover *p, struct prove_job *job) {
                 return;
         }
         result.srs_load_usec = job->srs_load_usec;
-        result.gpu_stage_usec = job->start_usec;
-        result.g2_tail_usec = job->tail_usec;
+        result_times(job, &measured, &result);
         result.srs_bytes = prover_keys_bytes(p->keys);
         result.key_host_bytes = prover_keys_pk_bytes(p->keys, job->pk);
         /* No backend keeps a PCE in host memory: the CUDA one keeps it on the card and drops

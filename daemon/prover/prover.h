@@ -26,7 +26,10 @@ struct prove_job {
         const struct groth16_pk *pk;
         struct prover_partial *partial;
         bool canceled; /* under prover.lock */
-        uint64_t srs_load_usec, start_usec, tail_usec;
+        uint64_t srs_load_usec;
+        /* The wall times of prove_start and prove_finish, waits included: the result's
+         * times where the backend did not measure its own (prover_timings). */
+        uint64_t start_usec, tail_usec;
         bool load_only; /* IPC_LOAD_KEY: request.task has the kind and key_path only */
         bool evict;     /* IPC_EVICT_KEY: the same, to drop the key */
         struct prove_job *next;

@@ -90,7 +90,9 @@ struct job {
         struct job_partition *partitions; /* inputs.partitions */
         unsigned n_done, n_running;
 
-        /* Timing (usec): first admission, end, and the sums of the partitions' stages. */
+        /* Timing (usec): first admission, end, and the sums of the partitions' stages;
+         * gpu_usec (gpu_compute_ms) the device's own time where the backend measured it,
+         * without the waits for a lane (prover-backend.h's prover_timings). */
         uint64_t started_usec, finished_usec;
         uint64_t synthesis_usec, srs_load_usec, gpu_usec;
 

@@ -8,7 +8,8 @@
  * bellperson-convention key, with a point per wire and in bellperson's
  * layout), on three partitions in flight at once, finished out of order
  * (the overlap the prover relies on), and on the GPU with one lane as well
- * as two. On the GPU machine this is the whole-proof check.
+ * as two; each backend measures its partitions' stage and tail itself (the
+ * job's gpu_compute_ms). On the GPU machine this is the whole-proof check.
  */
 #include <setjmp.h> /* cmocka.h needs these first */
 #include <stdarg.h>
@@ -75,8 +76,9 @@ static void evaluate(const struct zkey *zk, const struct wtns *w, fr_t **a, fr_t
 /* Three partitions of one key, all started before any finishes, finished
  * last first: on the GPU the third start finds both lanes busy and
  * collects the first partition itself, and finishes come in any order.
- * All verify, with fresh r, s; a tampered one does not. a, b, c are the
- * partitions' evaluations (freed here). */
+ * All verify, with fresh r, s; a tampered one does not; the backend timed
+ * each one's stage and tail. a, b, c are the partitions' evaluations
+ * (freed here). */
 static void prove_several(struct prover_backend *backend, const struct groth16_pk *pk,
                           const struct groth16_vk *vk, const fr_t *w, fr_t *a[PARTS],
                           fr_t *b[PARTS], fr_t *c[PARTS]) {
@@ -96,7 +98,12 @@ static void prove_several(struct prover_backend *backend, const struct groth16_p
         }
         for (int k = 0; k < PARTS; k++) {
                 const int i = finish_order[k];
-                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof[i]), 0);
+                struct prover_timings timings;
+
+                assert_int_equal(
+                        backend->ops->prove_finish(backend, partial[i], &proof[i], &timings), 0);
+                assert_true(timings.stage_measured && timings.stage_usec > 0);
+                assert_true(timings.tail_measured && timings.tail_usec > 0);
         }
         for (int i = 0; i < PARTS; i++)
                 assert_int_equal(groth16_verify(vk, pub, &proof[i]), 1);
@@ -161,7 +168,7 @@ static void compact_round(struct prover_backend *backend, const struct prover_in
         for (int i = 0; i < PARTS; i++)
                 assert_int_equal(backend->ops->prove_start(backend, in, &partial[i]), 0);
         for (int i = PARTS - 1; i >= 0; i--) {
-                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof), 0);
+                assert_int_equal(backend->ops->prove_finish(backend, partial[i], &proof, NULL), 0);
                 assert_int_equal(groth16_verify(vk, w + 1, &proof), 1);
         }
 }
