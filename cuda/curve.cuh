@@ -311,9 +311,6 @@ struct g1_curve {
         /* level 0 at 12 warps an SM (170 registers): the square and the sum
          * of products want ~190 unbounded, which would leave 8 */
         static constexpr unsigned level0_min_blocks = 3;
-        /* the window reduction's chunks add inline: called, MSM H's took
-         * 9.7 ms for 13.6M additions (H100), half level 0's rate */
-        static constexpr bool inline_chunks = true;
 };
 
 struct g2_curve {
@@ -322,7 +319,6 @@ struct g2_curve {
         using level0_mul = mul_called;
         static constexpr unsigned curve_block_threads = 64;
         static constexpr unsigned level0_min_blocks = 1;
-        static constexpr bool inline_chunks = false; /* G2's called addition spills already */
 };
 
 } // namespace cuzk

@@ -373,13 +373,8 @@ template <class Curve> struct msm_step_chunks {
                 const xyzz_dev *base = buckets + w * buckets_per_window + (j << log_chunk);
                 xyzz_dev running = xyzz_dev::infinity(), total = xyzz_dev::infinity();
                 for (uint32_t b = 1u << log_chunk; b-- > 0;) {
-                        if (Curve::inline_chunks) {
-                                running.add(load_wide(&base[b]));
-                                total.add(running);
-                        } else {
-                                xyzz_add(running, load_wide(&base[b]));
-                                xyzz_add(total, running);
-                        }
+                        xyzz_add(running, load_wide(&base[b]));
+                        xyzz_add(total, running);
                 }
                 store_wide(&sums[i], running);
                 store_wide(&weighted[i], total);
