@@ -13,6 +13,13 @@
 
 static const fr_t fr_zero_value;
 
+/* The aux of bitmap word k that are not bits (none of the bits past n_aux). */
+static uint64_t nums_in_word(const uint64_t *is_bit, uint64_t n_aux, size_t k) {
+        const uint64_t valid =
+                (k + 1) * 64 <= n_aux ? UINT64_MAX : (UINT64_C(1) << (n_aux % 64)) - 1;
+        return (uint64_t)__builtin_popcountll(~is_bit[k] & valid);
+}
+
 int pce_compact_rank(const uint64_t *is_bit, uint64_t n_aux, uint64_t **ret) {
         size_t words = pce_bitmap_words(n_aux);
         uint64_t *rank = malloc((words ? words : 1) * sizeof(uint64_t)), at = 0;
@@ -23,10 +30,8 @@ int pce_compact_rank(const uint64_t *is_bit, uint64_t n_aux, uint64_t **ret) {
         if (!rank)
                 return -ENOMEM;
         for (size_t k = 0; k < words; k++) {
-                uint64_t valid =
-                        (k + 1) * 64 <= n_aux ? UINT64_MAX : (UINT64_C(1) << (n_aux % 64)) - 1;
                 rank[k] = at;
-                at += (uint64_t)__builtin_popcountll(~is_bit[k] & valid);
+                at += nums_in_word(is_bit, n_aux, k);
         }
         *ret = rank;
         return 0;
@@ -195,11 +200,8 @@ void pce_compact_expand(const struct pce_compact_witness *w, fr_t *out) {
 uint64_t pce_compact_nums(const struct pce_compact_witness *w) {
         const size_t words = pce_bitmap_words(w->n_aux);
 
-        if (words == 0)
-                return 0;
-        const uint64_t last = words - 1, tail = w->n_aux - last * 64;
-        const uint64_t valid = tail == 64 ? UINT64_MAX : ((uint64_t)1 << tail) - 1;
-        return w->rank[last] + (uint64_t)__builtin_popcountll(~w->is_bit[last] & valid);
+        assert(w->rank || words == 0);
+        return words ? w->rank[words - 1] + nums_in_word(w->is_bit, w->n_aux, words - 1) : 0;
 }
 
 size_t pce_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums) {

@@ -29,11 +29,6 @@ static uint64_t count_bits(const uint64_t *words, uint64_t n_words) {
         return n;
 }
 
-uint64_t ipc_compact_nums(const struct pce_compact_witness *w) {
-        assert(w);
-        return w->n_aux - count_bits(w->is_bit, pce_bitmap_words(w->n_aux));
-}
-
 /* Where each array starts, for the writer and the view alike. */
 struct layout {
         size_t inputs, is_bit, bit_value, nums;

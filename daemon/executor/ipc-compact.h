@@ -33,10 +33,7 @@ struct ipc_compact_header {
 /* The layout's size; 0 when it overflows. */
 size_t ipc_compact_bytes(uint32_t n_inputs, uint64_t n_aux, uint64_t n_nums);
 
-/* Aux values of w that are not bits. */
-uint64_t ipc_compact_nums(const struct pce_compact_witness *w);
-
-/* Writes w, of n_nums = ipc_compact_nums(w) values that are not bits, into map,
+/* Writes w, of n_nums = pce_compact_nums(w) values that are not bits, into map,
  * ipc_compact_bytes(w->n_inputs, w->n_aux, n_nums) bytes. */
 void ipc_compact_write(const struct pce_compact_witness *w, uint64_t n_nums, void *map);
 

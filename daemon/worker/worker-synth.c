@@ -116,7 +116,7 @@ static int fill_outputs(const char *circuit_path, evaluate_fn evaluate, const vo
 static int fill_compact(const struct pce_compact_witness *w, unsigned log_domain_size,
                         struct worker_synth_output *ret) {
         _cleanup_(filling_release) struct filling f = {.fd = -EBADF};
-        const uint64_t n_nums = ipc_compact_nums(w);
+        const uint64_t n_nums = pce_compact_nums(w);
         const size_t bytes = ipc_compact_bytes(w->n_inputs, w->n_aux, n_nums);
         int r;
 
@@ -146,11 +146,11 @@ static int check_compact_shape(const char *witness_path, const struct pce_compac
                                        witness_path, w->n_inputs, w->n_aux, circuit_path,
                                        shape->n_public, shape->n_cols);
         /* Admission sized this worker by the count (job_shape_compact_synthesized). */
-        if (ipc_compact_nums(w) > shape->max_aux_values)
+        if (pce_compact_nums(w) > shape->max_aux_values)
                 return log_error_errno(EINVAL,
                                        "%s: %" PRIu64 " aux are values, not bits; %s counts at "
                                        "most %" PRIu64 ": not its circuit",
-                                       witness_path, ipc_compact_nums(w), circuit_path,
+                                       witness_path, pce_compact_nums(w), circuit_path,
                                        shape->max_aux_values);
         return 0;
 }

@@ -152,7 +152,7 @@ static void layout_make(struct layout *l) {
         const uint64_t n_aux = pce->n_cols - 1 - pce->n_public;
 
         assert_int_equal(pce_compact_from_full(witness, pce->n_public, n_aux, &cw), 0);
-        const uint64_t n_nums = ipc_compact_nums(&cw.w);
+        const uint64_t n_nums = pce_compact_nums(&cw.w);
 
         l->size = ipc_compact_bytes(cw.w.n_inputs, n_aux, n_nums);
         l->bytes = malloc(l->size);
