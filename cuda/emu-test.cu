@@ -699,6 +699,67 @@ struct g2_emu {
         }
 };
 
+/*
+ * The digits' reads from limb planes against those of the whole scalar, at
+ * every window cut: scalars whose low bits are top (no carry), top + 1 (a
+ * carry), top - 1, and top's top word over random lower words (the words
+ * below the first decide), under random high bits; and random scalars.
+ */
+static void test_digit_planes(void) {
+        bool ok_bits = true, ok_carry = true, ok_known = true;
+        for (uint32_t c = 2; c <= 22; c++) {
+                const uint32_t windows = 255 / c + 1;
+                for (uint32_t w0 = 1; w0 < windows; w0++) {
+                        const msm_low_windows lw = msm_make_low_windows(c, w0);
+                        const unsigned top_word = (c * w0 - 1) / 32;
+                        std::vector<fr_dev> k(40);
+                        std::vector<int> known(k.size(), -1);
+                        for (size_t i = 0; i < k.size(); i++) {
+                                fr_dev high, low = lw.top;
+                                for (int j = 0; j < fr_dev::N; j++)
+                                        high.v[j] = (uint32_t)rng_u64() & ~lw.mask.v[j];
+                                high.v[fr_dev::N - 1] >>= 1;
+                                const size_t shape = i % 5;
+                                if (shape == 1 || shape == 2) { /* top +- 1 in the low bits */
+                                        uint32_t carry = 1;
+                                        for (int j = 0; j < fr_dev::N && carry; j++) {
+                                                const uint32_t was = low.v[j];
+                                                low.v[j] = shape == 1 ? was + 1 : was - 1;
+                                                carry = shape == 1 ? low.v[j] == 0 : was == 0;
+                                        }
+                                } else if (shape == 3) { /* top's top word, random below */
+                                        for (unsigned j = 0; j < top_word; j++)
+                                                low.v[j] = (uint32_t)rng_u64() & lw.mask.v[j];
+                                } else if (shape == 4) {
+                                        for (int j = 0; j < fr_dev::N; j++)
+                                                low.v[j] = (uint32_t)rng_u64() & lw.mask.v[j];
+                                }
+                                for (int j = 0; j < fr_dev::N; j++)
+                                        k[i].v[j] = high.v[j] | low.v[j];
+                                known[i] = shape == 0 || shape == 2 ? 0 : shape == 1 ? 1 : -1;
+                        }
+                        const uint64_t n = k.size();
+                        std::vector<uint32_t> planes(n * fr_dev::N);
+                        for (uint64_t i = 0; i < n; i++)
+                                for (int j = 0; j < fr_dev::N; j++)
+                                        planes[j * n + i] = k[i].v[j];
+                        for (uint64_t i = 0; i < n; i++) {
+                                const msm_scalar_whole whole{k[i]};
+                                const msm_scalar_planes pl{planes.data(), n, i};
+                                const uint32_t cw = whole.carry_into(lw, c * w0);
+                                ok_carry &= pl.carry_into(lw, c * w0) == cw;
+                                ok_known &= known[i] < 0 || (uint32_t)known[i] == cw;
+                                for (uint32_t w = 0; w < windows; w++)
+                                        ok_bits &= pl.bits(w * c, c) == whole.bits(w * c, c);
+                        }
+                }
+        }
+        report(ok_bits, "msm digits: window bits from limb planes, c = 2..22");
+        report(ok_carry, "msm digits: carry from limb planes at every cut (top, top +- 1, "
+                         "top's top word)");
+        report(ok_known, "msm digits: carry 0 at top and top - 1, 1 at top + 1");
+}
+
 template <class G>
 static int emu_msm(typename G::jac *r, const msm_config &cfg, const typename G::affine *points,
                    const fr_t *scalars) {
@@ -1024,6 +1085,7 @@ int main(void) {
         test_ntt(12, 3, 4, 5); /* many passes, each table for some */
         test_h();
         test_curve();
+        test_digit_planes();
         test_window_reduction<g1_emu>(16, 1); /* three levels: 5, 5 and 4 bits */
         test_window_reduction<g1_emu>(9, -1); /* one level */
         test_window_reduction<g2_emu>(12, 0); /* three levels: 4, 4 and 3 bits */

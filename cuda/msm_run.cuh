@@ -96,8 +96,13 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                   const fr_dev *scalars, const typename Curve::affine *points, uint64_t n) {
         const unsigned sort_bits = msm_sort_bits(cfg);
 
-        MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, n));
         const bool compact = cfg.compact && cfg.batches == 1;
+        /* without compact every scalar is recoded once a group: limb planes */
+        uint32_t *planes = compact ? nullptr : reinterpret_cast<uint32_t *>(buf.canonical);
+        if (planes)
+                MSM_TRY(be.launch(msm_step_canonical_planes{scalars, n, planes}, n));
+        else
+                MSM_TRY(be.launch(msm_step_canonical{scalars, buf.canonical}, n));
         const uint64_t recoded = compact ? cfg.n_big : n; /* scalars through the digits */
         if (compact) {
                 /* flags in keys and vals, their sums in the alternates
@@ -117,7 +122,8 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
 
                 MSM_TRY(be.launch(msm_step_digits{buf.canonical, compact ? buf.big_index : nullptr,
                                                   recoded, cfg.c, w0, g, cfg.buckets, buf.keys,
-                                                  buf.vals, msm_make_low_windows(cfg.c, w0)},
+                                                  buf.vals, msm_make_low_windows(cfg.c, w0),
+                                                  planes},
                                   recoded));
                 MSM_TRY(be.launch(
                         msm_step_ones{buf.one_index, (uint64_t)g * recoded, buf.keys, buf.vals},

@@ -53,6 +53,27 @@ struct msm_step_canonical {
 };
 
 /*
+ * Montgomery -> canonical as limb planes: word j of scalar i at
+ * planes[j n + i], in the same bytes as n canonical scalars. A batch
+ * without compact recodes every scalar once a window group (13 passes
+ * over 2^27 scalars for MSM H): from planes a pass reads the two or three
+ * words its bits and its carry need, where a whole scalar is 32 bytes.
+ */
+struct msm_step_canonical_planes {
+        static constexpr unsigned block_threads = 256;
+        const fr_dev *in;
+        uint64_t n;
+        uint32_t *planes;
+
+        CUZK_HD void operator()(uint64_t i) const {
+                const fr_dev k = load_wide(&in[i]) * fr_dev::raw_one();
+                CUZK_UNROLL
+                for (int j = 0; j < fr_dev::N; j++)
+                        planes[(uint64_t)j * n + i] = k.v[j];
+        }
+};
+
+/*
  * The carry into window w0 of the signed-digit recoding, without the
  * windows below: their digits (each at most 2^(c-1)) stand for
  * k mod 2^(c w0) - carry 2^(c w0), whose largest value is
@@ -84,6 +105,46 @@ CUZK_HD uint32_t msm_carry_into(const fr_dev &k, const msm_low_windows &lw) {
         }
         return greater;
 }
+
+/* A scalar's canonical value as msm_step_digits reads it: whole (an
+ * fr_dev in registers) or from limb planes (msm_step_canonical_planes). */
+struct msm_scalar_whole {
+        fr_dev k;
+
+        CUZK_HD uint32_t bits(unsigned pos, unsigned width) const {
+                return k.bits(pos, width);
+        }
+        CUZK_HD uint32_t carry_into(const msm_low_windows &lw, uint32_t) const {
+                return msm_carry_into(k, lw);
+        }
+};
+
+struct msm_scalar_planes {
+        const uint32_t *planes;
+        uint64_t n, i;
+
+        CUZK_HD uint32_t word(unsigned j) const {
+                return j < (unsigned)fr_dev::N ? planes[(uint64_t)j * n + i] : 0;
+        }
+        CUZK_HD uint32_t bits(unsigned pos, unsigned width) const {
+                const unsigned limb = pos / 32, shift = pos % 32;
+                uint64_t w = word(limb);
+                if (shift + width > 32)
+                        w |= (uint64_t)word(limb + 1) << 32;
+                return (uint32_t)(w >> shift) & (uint32_t)((1ull << width) - 1);
+        }
+        /* msm_carry_into from the top word below bit `low_bits` down: a word
+         * other than top's decides, and words equal to it are rare past
+         * the first, so a pass reads one word for the carry. */
+        CUZK_HD uint32_t carry_into(const msm_low_windows &lw, uint32_t low_bits) const {
+                for (int j = (int)((low_bits - 1) / 32); j >= 0; j--) {
+                        const uint32_t a = word((unsigned)j) & lw.mask.v[j], b = lw.top.v[j];
+                        if (a != b)
+                                return a > b ? 1u : 0u;
+                }
+                return 0;
+        }
+};
 
 /* With compact: big[i] = (scalar i > 1), one[i] = (scalar i == 1). */
 struct msm_step_classify {
@@ -132,7 +193,8 @@ struct msm_step_ones {
 };
 
 /* Signed digits of windows [w0, w0 + g) of item i: scalar index[i] (i
- * without an index), n items. */
+ * without an index), n items; the scalars canonical, or as limb planes of
+ * n scalars where planes is set (no index then). */
 struct msm_step_digits {
         static constexpr unsigned block_threads = 256;
         const fr_dev *canonical;
@@ -141,12 +203,21 @@ struct msm_step_digits {
         uint32_t c, w0, g, buckets;
         uint32_t *keys, *vals;
         msm_low_windows low; /* msm_make_low_windows(c, w0) */
+        const uint32_t *planes;
 
         CUZK_HD void operator()(uint64_t i) const {
-                const uint32_t point = index ? index[i] : (uint32_t)i;
-                const fr_dev k = load_wide(&canonical[point]);
+                if (planes) {
+                        recode(i, (uint32_t)i, msm_scalar_planes{planes, n, i});
+                } else {
+                        const uint32_t point = index ? index[i] : (uint32_t)i;
+                        recode(i, point, msm_scalar_whole{load_wide(&canonical[point])});
+                }
+        }
+
+        template <class Scalar>
+        CUZK_HD void recode(uint64_t i, uint32_t point, const Scalar &k) const {
                 const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
-                uint32_t carry = w0 ? msm_carry_into(k, low) : 0;
+                uint32_t carry = w0 ? k.carry_into(low, c * w0) : 0;
 
                 for (uint32_t w = w0; w < w0 + g; w++) {
                         const uint32_t raw = k.bits(w * c, c) + carry;
