@@ -99,13 +99,16 @@ inline uint32_t msm_combine_bits(const msm_config &cfg, uint32_t level) {
 
 /* M at level 0: all threads add about M points, so M only trades the
  * partial sums left for level 1 (one per range and bucket met) against
- * the threads there are: 64 once a sort holds 2^26 items (2^20 threads,
- * some twenty waves of the H200's resident threads), fewer for smaller
- * sorts, at least 8. On the H200, 32 and 128 were no faster at 2^24 and
- * 2^26 points. */
+ * the threads there are: items / 2^20 (2^20 threads, some twenty waves
+ * of the card's resident threads), from 8 to 128. On the H200, 32 and 128
+ * were no faster than 64 at 2^24 and 2^26 points. At 2^27 (MSM H of a
+ * 32 GiB partition, 256 points a bucket) 128 against 64 (H100): the later
+ * levels 19.1 against 28.0 ms, level 0 610.5 against 605.0, MSM H 703.2
+ * against 706.7; the compact MSMs, whose M follows their batch of
+ * 2^27 points and more, 0.6-1 ms less each. */
 inline uint32_t msm_level0_range(uint64_t items) {
         const uint64_t m = items >> 20;
-        return m < 8 ? 8 : m > 64 ? 64 : (uint32_t)m;
+        return m < 8 ? 8 : m > 128 ? 128 : (uint32_t)m;
 }
 
 /* M at level 0 for the config's sorts (a group of windows of a batch). */
