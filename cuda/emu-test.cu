@@ -932,6 +932,8 @@ template <class G> static void test_msm(void) {
         test_msm_case<G>("zero-one", 600, SCALARS_ZERO_ONE, 1, 7, 3, 2, 5, true);
         test_msm_case<G>("small", 333, SCALARS_SMALL, 1, 3, 2, 3, 100, false);
         test_msm_case<G>("random", 128, SCALARS_RANDOM, 1, 16, 8, 16, 16, false);
+        /* M = 128 (msm_level0_range's largest): ranges across a few buckets */
+        test_msm_case<G>("random", 2000, SCALARS_RANDOM, 1, 5, 128, 16, 2, false);
         /* Batches whose buckets add up, the last one shorter; more batches
          * than points. */
         test_msm_case<G>("random", 1000, SCALARS_RANDOM, 3, 0, 0, 0, 0, true);
