@@ -103,7 +103,7 @@ inline uint32_t msm_combine_bits(const msm_config &cfg, uint32_t level) {
  * of the card's resident threads), from 8 to 128. On the H200, 32 and 128
  * were no faster than 64 at 2^24 and 2^26 points. At 2^27 (MSM H of a
  * 32 GiB partition, 256 points a bucket) 128 against 64 (H100): the later
- * levels 19.1 against 28.0 ms, level 0 610.5 against 605.0, MSM H 703.2
+ * levels 19.1 against 28.0 ms, level 0 610.5 against 605.4, MSM H 703.2
  * against 706.7; the compact MSMs, whose M follows their batch of
  * 2^27 points and more, 0.6-1 ms less each. */
 inline uint32_t msm_level0_range(uint64_t items) {
