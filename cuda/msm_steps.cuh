@@ -79,16 +79,18 @@ struct msm_step_canonical_planes {
  * k mod 2^(c w0) - carry 2^(c w0), whose largest value is
  * top = sum_{i<w0} 2^(c-1) 2^(ci), the bit c-1 of each window. As every
  * value in range has one recoding, carry = (k mod 2^(c w0) > top).
- * mask keeps the bits below c w0.
+ * mask keeps the bits below c w0; top_word is the highest word it touches.
  */
 struct msm_low_windows {
         fr_dev mask, top;
+        uint32_t top_word;
 };
 
 inline msm_low_windows msm_make_low_windows(uint32_t c, uint32_t w0) {
-        msm_low_windows lw = {fr_dev::zero(), fr_dev::zero()};
+        msm_low_windows lw = {fr_dev::zero(), fr_dev::zero(), 0};
         for (uint32_t bit = 0; bit < c * w0 && bit < 32 * fr_dev::N; bit++) {
                 lw.mask.v[bit / 32] |= 1u << (bit % 32);
+                lw.top_word = bit / 32;
                 if (bit % c == c - 1)
                         lw.top.v[bit / 32] |= 1u << (bit % 32);
         }
@@ -114,7 +116,7 @@ struct msm_scalar_whole {
         CUZK_HD uint32_t bits(unsigned pos, unsigned width) const {
                 return k.bits(pos, width);
         }
-        CUZK_HD uint32_t carry_into(const msm_low_windows &lw, uint32_t) const {
+        CUZK_HD uint32_t carry_into(const msm_low_windows &lw) const {
                 return msm_carry_into(k, lw);
         }
 };
@@ -133,11 +135,11 @@ struct msm_scalar_planes {
                         w |= (uint64_t)word(limb + 1) << 32;
                 return (uint32_t)(w >> shift) & (uint32_t)((1ull << width) - 1);
         }
-        /* msm_carry_into from the top word below bit `low_bits` down: a word
-         * other than top's decides, and words equal to it are rare past
-         * the first, so a pass reads one word for the carry. */
-        CUZK_HD uint32_t carry_into(const msm_low_windows &lw, uint32_t low_bits) const {
-                for (int j = (int)((low_bits - 1) / 32); j >= 0; j--) {
+        /* msm_carry_into from the mask's top word down: a word other than
+         * top's decides, and words equal to it are rare past the first, so
+         * a pass reads one word for the carry. */
+        CUZK_HD uint32_t carry_into(const msm_low_windows &lw) const {
+                for (int j = (int)lw.top_word; j >= 0; j--) {
                         const uint32_t a = word((unsigned)j) & lw.mask.v[j], b = lw.top.v[j];
                         if (a != b)
                                 return a > b ? 1u : 0u;
@@ -217,7 +219,7 @@ struct msm_step_digits {
         template <class Scalar>
         CUZK_HD void recode(uint64_t i, uint32_t point, const Scalar &k) const {
                 const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
-                uint32_t carry = w0 ? k.carry_into(low, c * w0) : 0;
+                uint32_t carry = w0 ? k.carry_into(low) : 0;
 
                 for (uint32_t w = w0; w < w0 + g; w++) {
                         const uint32_t raw = k.bits(w * c, c) + carry;
