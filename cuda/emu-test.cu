@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda/curve.cuh"
+#include "cuda/emu_check.h"
 #include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
 #include "cuda/field_lazy.cuh"
@@ -36,27 +37,15 @@ extern "C" {
 
 using namespace cuzk;
 
-static int failures;
+static emu_cases cases;
 
-static void report(bool ok, const char *what) {
-        printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-        if (!ok)
-                failures++;
-}
-
-static uint64_t rng_state = 0x6a09e667f3bcc908ull;
-static uint64_t rng_u64() {
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-}
+static emu_rng rng{0x6a09e667f3bcc908ull};
 
 static void random_fr(fr_t *r) {
         uint64_t k[FR_LIMBS];
         do {
                 for (int i = 0; i < FR_LIMBS; i++)
-                        k[i] = rng_u64();
+                        k[i] = rng.next();
                 k[FR_LIMBS - 1] >>= 1;
         } while (!fr_from_canonical(r, k));
 }
@@ -65,7 +54,7 @@ static void random_fp(fp_t *r) {
         uint64_t k[FP_LIMBS];
         do {
                 for (int i = 0; i < FP_LIMBS; i++)
-                        k[i] = rng_u64();
+                        k[i] = rng.next();
                 k[FP_LIMBS - 1] >>= 3;
         } while (!fp_from_canonical(r, k));
 }
@@ -106,12 +95,12 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                         PREFIX##_neg(&r, &a);                                                    \
                         ok_neg &= same(da.neg(), r);                                             \
                 }                                                                                \
-                report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");                         \
-                report(ok_cios, #PREFIX " CIOS mul (the reference form)");                       \
-                report(ok_sqr, #PREFIX " sqr (cross products once)");                            \
-                report(ok_add, #PREFIX " add");                                                  \
-                report(ok_sub, #PREFIX " sub");                                                  \
-                report(ok_neg, #PREFIX " neg");                                                  \
+                cases.report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");                   \
+                cases.report(ok_cios, #PREFIX " CIOS mul (the reference form)");                 \
+                cases.report(ok_sqr, #PREFIX " sqr (cross products once)");                      \
+                cases.report(ok_add, #PREFIX " add");                                            \
+                cases.report(ok_sub, #PREFIX " sub");                                            \
+                cases.report(ok_neg, #PREFIX " neg");                                            \
         }
 FIELD_TEST(test_fr_arith, fr_dev, fr_t, random_fr, fr)
 FIELD_TEST(test_fp_arith, fp_dev, fp_t, random_fp, fp)
@@ -140,7 +129,7 @@ static void test_fp_mul_add(void) {
                                            as_dev<fp_dev>(d)),
                            r);
         }
-        report(ok, "fp a b + c d, one reduction (20000 random, p - 1, 0)");
+        cases.report(ok, "fp a b + c d, one reduction (20000 random, p - 1, 0)");
 }
 
 /* Fp's lazy form: a value below 2m, as the canonical a or a + m. */
@@ -198,27 +187,27 @@ static void test_fp_lazy(void) {
                 ok_sub &= lazy_matches(mul_called_lazy().neg(la), r);
                 ok_zero &= field_is_zero_lazy(la) == fp_is_zero(&a);
         }
-        report(ok_mul, "fp lazy mul (below 2m in and out; 20000 random, 0, m, -1, 2m - 1)");
-        report(ok_sqr, "fp lazy sqr");
-        report(ok_mul_add, "fp lazy a b + c d");
-        report(ok_add, "fp lazy add");
-        report(ok_sub, "fp lazy sub and neg");
-        report(ok_zero, "fp lazy zero test (0 and m)");
+        cases.report(ok_mul, "fp lazy mul (below 2m in and out; 20000 random, 0, m, -1, 2m - 1)");
+        cases.report(ok_sqr, "fp lazy sqr");
+        cases.report(ok_mul_add, "fp lazy a b + c d");
+        cases.report(ok_add, "fp lazy add");
+        cases.report(ok_sub, "fp lazy sub and neg");
+        cases.report(ok_zero, "fp lazy zero test (0 and m)");
 }
 
 static void test_fr_canonical_and_pow(void) {
         bool ok_canon = true, ok_pow = true;
         for (int i = 0; i < 1000; i++) {
                 fr_t a, p;
-                uint64_t canon[FR_LIMBS], e = rng_u64() >> (i % 64);
+                uint64_t canon[FR_LIMBS], e = rng.next() >> (i % 64);
                 random_fr(&a);
                 fr_to_canonical(canon, &a);
                 ok_canon &= same(as_dev<fr_dev>(a) * fr_dev::raw_one(), canon);
                 fr_pow(&p, &a, &e, 1);
                 ok_pow &= same(as_dev<fr_dev>(a).pow_u64(e), p);
         }
-        report(ok_canon, "fr to canonical by raw one");
-        report(ok_pow, "fr pow_u64");
+        cases.report(ok_canon, "fr to canonical by raw one");
+        cases.report(ok_pow, "fr pow_u64");
 }
 
 /* A pow_table built on the host by the device's entry function. */
@@ -350,7 +339,7 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks, unsigned
                 for (int roots = 0; roots < 2; roots++) {
                         ntt_domain_t *d = NULL;
                         if (ntt_domain_new(&d, log_n, (ntt_roots_t)roots) < 0) {
-                                report(false, "ntt_domain_new");
+                                cases.report(false, "ntt_domain_new");
                                 return;
                         }
                         for (int kind = 0; kind < 4; kind++)
@@ -393,7 +382,7 @@ static void test_ntt(unsigned max_log, unsigned max_k, uint32_t chunks, unsigned
                          "ntt 2^%u, passes of <= %u stages, %u chunks, direct 2^%u: 4 kinds x 3 "
                          "orders x 2 roots",
                          log_n, max_k, chunks, direct_log);
-                report(ok, what);
+                cases.report(ok, what);
         }
 }
 
@@ -473,7 +462,7 @@ static void test_h(void) {
                         }
                         ntt_domain_t *d = nullptr;
                         if (groth16_domain_new(&d, cv, log_n) < 0) {
-                                report(false, "h: domain");
+                                cases.report(false, "h: domain");
                                 return;
                         }
                         h_by_definition(d, cv, &want[0], &want[n], &want[2 * n]);
@@ -488,7 +477,7 @@ static void test_h(void) {
                         snprintf(what, sizeof(what), "h 2^%u %s: zk %s, device steps %s", log_n,
                                  hs ? "snarkjs" : "bellperson", cpu_ok ? "ok" : "WRONG",
                                  dev_ok ? "ok" : "WRONG");
-                        report(cpu_ok && dev_ok, what);
+                        cases.report(cpu_ok && dev_ok, what);
                 }
 }
 
@@ -577,10 +566,10 @@ static void test_curve(void) {
                 d.dbl();
                 ok_dbl &= xyzz_matches(d, h);
         }
-        report(ok_madd, "g1 xyzz mixed add (random, equal, opposite, infinity, negated)");
-        report(ok_lazy, "g1 xyzz mixed add in the lazy form, bit for bit once canonical");
-        report(ok_add, "g1 xyzz add");
-        report(ok_dbl, "g1 xyzz dbl");
+        cases.report(ok_madd, "g1 xyzz mixed add (random, equal, opposite, infinity, negated)");
+        cases.report(ok_lazy, "g1 xyzz mixed add in the lazy form, bit for bit once canonical");
+        cases.report(ok_add, "g1 xyzz add");
+        cases.report(ok_dbl, "g1 xyzz dbl");
 }
 
 /* ---- MSM ---- */
@@ -717,7 +706,7 @@ static void test_digit_planes(void) {
                         for (size_t i = 0; i < k.size(); i++) {
                                 fr_dev high, low = lw.top;
                                 for (int j = 0; j < fr_dev::N; j++)
-                                        high.v[j] = (uint32_t)rng_u64() & ~lw.mask.v[j];
+                                        high.v[j] = (uint32_t)rng.next() & ~lw.mask.v[j];
                                 high.v[fr_dev::N - 1] >>= 1;
                                 const size_t shape = i % 5;
                                 if (shape == 1 || shape == 2) { /* top +- 1 in the low bits */
@@ -729,10 +718,10 @@ static void test_digit_planes(void) {
                                         }
                                 } else if (shape == 3) { /* top's top word, random below */
                                         for (unsigned j = 0; j < top_word; j++)
-                                                low.v[j] = (uint32_t)rng_u64() & lw.mask.v[j];
+                                                low.v[j] = (uint32_t)rng.next() & lw.mask.v[j];
                                 } else if (shape == 4) {
                                         for (int j = 0; j < fr_dev::N; j++)
-                                                low.v[j] = (uint32_t)rng_u64() & lw.mask.v[j];
+                                                low.v[j] = (uint32_t)rng.next() & lw.mask.v[j];
                                 }
                                 for (int j = 0; j < fr_dev::N; j++)
                                         k[i].v[j] = high.v[j] | low.v[j];
@@ -754,10 +743,10 @@ static void test_digit_planes(void) {
                         }
                 }
         }
-        report(ok_bits, "msm digits: window bits from limb planes, c = 2..22");
-        report(ok_carry, "msm digits: carry from limb planes at every cut (top, top +- 1, "
-                         "top's top word)");
-        report(ok_known, "msm digits: carry 0 at top and top - 1, 1 at top + 1");
+        cases.report(ok_bits, "msm digits: window bits from limb planes, c = 2..22");
+        cases.report(ok_carry, "msm digits: carry from limb planes at every cut (top, top +- 1, "
+                               "top's top word)");
+        cases.report(ok_known, "msm digits: carry 0 at top and top - 1, 1 at top + 1");
 }
 
 template <class G>
@@ -831,21 +820,21 @@ static void make_scalars(fr_t *s, size_t n, scalar_shape shape) {
                         random_fr(&s[i]);
                         break;
                 case SCALARS_ZERO_ONE: /* 3 of 4 are 0 or 1, like a witness */
-                        if (rng_u64() % 4)
-                                fr_from_u64(&s[i], rng_u64() % 2);
+                        if (rng.next() % 4)
+                                fr_from_u64(&s[i], rng.next() % 2);
                         else
                                 random_fr(&s[i]);
                         break;
                 case SCALARS_SMALL: /* -3 .. 3: every digit's sign and the top carry */
-                        fr_from_u64(&s[i], rng_u64() % 4);
-                        if (rng_u64() % 2)
+                        fr_from_u64(&s[i], rng.next() % 4);
+                        if (rng.next() % 2)
                                 fr_neg(&s[i], &s[i]);
                         break;
                 case SCALARS_EQUAL:
                         s[i] = same;
                         break;
                 case SCALARS_ONLY_ZERO_ONE:
-                        fr_from_u64(&s[i], rng_u64() % 2);
+                        fr_from_u64(&s[i], rng.next() % 2);
                         break;
                 case SCALARS_ZERO:
                         fr_from_u64(&s[i], 0);
@@ -917,7 +906,7 @@ static void test_msm_case(const char *name, size_t n, scalar_shape shape, uint32
                  G::name, name, n, cfg.batches, cfg.c, cfg.windows, cfg.group, cfg.seg_first,
                  cfg.seg_next, cfg.levels, window_bits ? " (fixed c)" : "",
                  cfg.compact ? " (0 and 1 apart)" : "", cfg.ramp ? " (ramped)" : "");
-        report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
+        cases.report(rc == 0 && rc2 == 0 && jac_same_affine<G>(&expect, &got), what);
 }
 
 template <class G> static void test_msm(void) {
@@ -1002,10 +991,10 @@ template <class G> static void test_window_reduction(uint32_t c, int log_chunk) 
         std::vector<typename G::xyzz> buckets(nb);
         for (uint64_t b = 0; b < nb; b++) {
                 typename G::xyzz other;
-                G::xyzz_from_affine(&buckets[b], &base[rng_u64() % base.size()]);
-                G::xyzz_from_affine(&other, &base[rng_u64() % base.size()]);
+                G::xyzz_from_affine(&buckets[b], &base[rng.next() % base.size()]);
+                G::xyzz_from_affine(&other, &base[rng.next() % base.size()]);
                 G::xyzz_add(&buckets[b], &buckets[b], &other);
-                if (rng_u64() % 8 == 0)
+                if (rng.next() % 8 == 0)
                         memset(&buckets[b], 0, sizeof(buckets[b])); /* zz = 0: infinity */
         }
         std::vector<xyzz_dev> sums(chunks), weighted(chunks), span_sums(chunks),
@@ -1039,7 +1028,7 @@ template <class G> static void test_window_reduction(uint32_t c, int log_chunk) 
         snprintf(what, sizeof(what),
                  "msm %s window reduction: c=%u, chunks of %u buckets, %u level(s) of lanes",
                  G::name, cfg.c, 1u << cfg.log_chunk, msm_combine_levels(cfg));
-        report(same, what);
+        cases.report(same, what);
 }
 
 /* The device's gather (one thread per wire) against zk/'s (per word), on
@@ -1050,11 +1039,11 @@ static void test_density_gather(void) {
                 for (unsigned pattern = 0; pattern < 3; pattern++) {
                         wire_density *d = nullptr;
                         if (wire_density_new(&d, n) < 0) {
-                                report(false, "density: allocation");
+                                cases.report(false, "density: allocation");
                                 return;
                         }
                         for (size_t j = 0; j < n; j++)
-                                if (pattern == 1 || (pattern == 2 && rng_u64() % 4 == 0))
+                                if (pattern == 1 || (pattern == 2 && rng.next() % 4 == 0))
                                         wire_density_set(d, j);
                         wire_density_seal(d);
                         std::vector<fr_t> w(n), want(n + 1), got(n + 1);
@@ -1068,7 +1057,8 @@ static void test_density_gather(void) {
                         char what[96];
                         snprintf(what, sizeof(what), "density gather: %zu wires, %zu set", n,
                                  d->count);
-                        report(!memcmp(want.data(), got.data(), d->count * sizeof(fr_t)), what);
+                        cases.report(!memcmp(want.data(), got.data(), d->count * sizeof(fr_t)),
+                                     what);
                         wire_density_free(d);
                 }
 }
@@ -1093,6 +1083,5 @@ int main(void) {
         test_window_reduction<g2_emu>(12, 0); /* three levels: 4, 4 and 3 bits */
         test_msm<g1_emu>();
         test_msm<g2_emu>();
-        printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
-        return failures ? 1 : 0;
+        return cases.finish();
 }

@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include "cuda/emu_check.h"
 #include "cuda/pce_eval_steps.cuh"
 
 extern "C" {
@@ -24,31 +25,19 @@ extern "C" {
 
 using namespace cuzk;
 
-static int failures;
+static emu_cases cases;
 
-static void report(bool ok, const char *what) {
-        printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-        if (!ok)
-                failures++;
-}
-
-static uint64_t rng_state = 0x3c6ef372fe94f82bull;
-static uint64_t rng_u64() {
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-}
+static emu_rng rng{0x3c6ef372fe94f82bull};
 
 static uint32_t rng_below(uint32_t n) {
-        return (uint32_t)(rng_u64() % n);
+        return (uint32_t)(rng.next() % n);
 }
 
 static void random_fr(fr_t *r) {
         uint64_t k[FR_LIMBS];
         do {
                 for (int i = 0; i < FR_LIMBS; i++)
-                        k[i] = rng_u64();
+                        k[i] = rng.next();
                 k[FR_LIMBS - 1] >>= 1;
         } while (!fr_from_canonical(r, k));
 }
@@ -230,7 +219,7 @@ static void check_expand(const char *name, const pce_compact_witness *w,
                 expand(i);
         char what[200];
         snprintf(what, sizeof(what), "%s: the full witness, %zu values", name, n);
-        report(!memcmp(want.data(), got.data(), n * sizeof(fr_t)), what);
+        cases.report(!memcmp(want.data(), got.data(), n * sizeof(fr_t)), what);
 }
 
 static void check_case(const shape &s) {
@@ -241,14 +230,14 @@ static void check_case(const shape &s) {
         pce *p = nullptr;
         for (size_t k = 0; k < PCE_N_MATRICES; k++)
                 if (random_matrix(s, s.coeff[k], table, &m[k]) < 0) {
-                        report(false, s.name);
+                        cases.report(false, s.name);
                         return;
                 }
         const int r = pce_from_sparse(&m[0], &m[1], &m[2], s.n_public, s.flags, &p);
         for (sparse_matrix &x : m)
                 sparse_free(&x);
         if (r < 0) {
-                report(false, s.name);
+                cases.report(false, s.name);
                 return;
         }
         const witness wit(s.n_public, s.n_aux, s.bit_percent);
@@ -276,7 +265,8 @@ static void check_case(const shape &s) {
                         snprintf(rule, sizeof(rule), "rows over %u terms a warp", lt);
                 snprintf(what, sizeof(what), "%s: %u rows, ids %u/%u/%u bytes, %s", s.name,
                          p->n_rows, p->m[0].id_bytes, p->m[1].id_bytes, p->m[2].id_bytes, rule);
-                report(ok && !memcmp(want.data(), got.data(), want.size() * sizeof(fr_t)), what);
+                cases.report(ok && !memcmp(want.data(), got.data(), want.size() * sizeof(fr_t)),
+                             what);
         }
         check_expand(s.name, &wit.w, words.data());
         pce_free(p);
@@ -310,6 +300,5 @@ int main(void) {
         };
         for (const shape &s : shapes)
                 check_case(s);
-        printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
-        return failures ? 1 : 0;
+        return cases.finish();
 }

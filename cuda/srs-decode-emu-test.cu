@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuda/emu_check.h"
 #include "cuda/srs_decode.cuh"
 
 extern "C" {
@@ -20,15 +21,8 @@ extern "C" {
 
 using namespace cuzk;
 
-static int failures;
-
-static uint64_t rng_state = 0x6a09e667f3bcc909ull;
-static uint64_t rng_u64() {
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-}
+static emu_cases cases;
+static emu_rng rng{0x6a09e667f3bcc909ull};
 
 /* Whether both decoders agree on in: the verdict, and the point where accepted. */
 static bool agree(const uint8_t in[G1_UNCOMPRESSED_BYTES], bool *ret_accepted) {
@@ -47,11 +41,7 @@ static bool agree(const uint8_t in[G1_UNCOMPRESSED_BYTES], bool *ret_accepted) {
 
 static void check(const char *what, const uint8_t in[G1_UNCOMPRESSED_BYTES], bool want) {
         bool accepted;
-        const bool ok = agree(in, &accepted) && accepted == want;
-
-        printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-        if (!ok)
-                failures++;
+        cases.report(agree(in, &accepted) && accepted == want, what);
 }
 
 /* Many inputs of one kind, one line. */
@@ -64,16 +54,16 @@ static void check_many(const char *what, int n, void (*make)(uint8_t *), bool wa
                 make(in);
                 ok = agree(in, &accepted) && accepted == want;
         }
-        printf("%s: %s (%d inputs)\n", ok ? "PASS" : "FAIL", what, n);
-        if (!ok)
-                failures++;
+        char line[128];
+        snprintf(line, sizeof(line), "%s (%d inputs)", what, n);
+        cases.report(ok, line);
 }
 
 static void random_fr(fr_t *r) {
         uint64_t k[FR_LIMBS];
         do {
                 for (int i = 0; i < FR_LIMBS; i++)
-                        k[i] = rng_u64();
+                        k[i] = rng.next();
                 k[FR_LIMBS - 1] >>= 2;
         } while (!fr_from_canonical(r, k));
 }
@@ -98,15 +88,15 @@ static void curve_point(uint8_t *out) {
 
         do {
                 for (int i = 0; i < FP_LIMBS; i++)
-                        limbs[i] = rng_u64();
+                        limbs[i] = rng.next();
                 limbs[FP_LIMBS - 1] >>= 4;
-        } while (!fp_from_canonical(&x, limbs) || !g1_affine_from_x(&a, &x, rng_u64() & 1));
+        } while (!fp_from_canonical(&x, limbs) || !g1_affine_from_x(&a, &x, rng.next() & 1));
         g1_encode(out, G1_UNCOMPRESSED_BYTES, &a, POINT_FORMAT_UNCOMPRESSED);
 }
 
 /* A curve point with one random bit of y flipped: off the curve (or y >= p). */
 static void off_curve_point(uint8_t *out) {
-        const unsigned bit = (unsigned)(rng_u64() % 381);
+        const unsigned bit = (unsigned)(rng.next() % 381);
 
         curve_point(out);
         out[G1_UNCOMPRESSED_BYTES - 1 - bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -170,7 +160,5 @@ int main(void) {
         }
         check("y + p (the point's residue, not canonical)", in, false);
 
-        if (failures)
-                printf("%d FAILED\n", failures);
-        return failures ? 1 : 0;
+        return cases.finish();
 }
