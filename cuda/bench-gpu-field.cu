@@ -199,20 +199,17 @@ struct launch {
         unsigned blocks, threads, iterations;
 };
 
-/* Best of three timed launches after a warm-up, each on a fresh copy of
- * input (count T's), in ms; output gets the last launch's result. */
-template <class T, class Launch>
-static float best_ms(const T *input, T *output, size_t count, Launch launch) {
-        T *d;
-        CHECK(cudaMalloc(&d, count * sizeof(T)));
+/* Best of three timed launches after a warm-up, in ms; setup() runs
+ * before each, outside the time. */
+template <class Setup, class Launch> static float best_launch_ms(Setup setup, Launch launch) {
         cudaEvent_t start, stop;
         CHECK(cudaEventCreate(&start));
         CHECK(cudaEventCreate(&stop));
         float best = 1e30f;
         for (int r = 0; r < 4; r++) {
-                CHECK(cudaMemcpy(d, input, count * sizeof(T), cudaMemcpyHostToDevice));
+                setup();
                 CHECK(cudaEventRecord(start));
-                launch(d);
+                launch();
                 CHECK(cudaEventRecord(stop));
                 CHECK(cudaEventSynchronize(stop));
                 CHECK(cudaGetLastError());
@@ -221,10 +218,22 @@ static float best_ms(const T *input, T *output, size_t count, Launch launch) {
                 if (r > 0 && ms < best)
                         best = ms;
         }
-        CHECK(cudaMemcpy(output, d, count * sizeof(T), cudaMemcpyDeviceToHost));
-        CHECK(cudaFree(d));
         CHECK(cudaEventDestroy(start));
         CHECK(cudaEventDestroy(stop));
+        return best;
+}
+
+/* best_launch_ms, each launch on a fresh copy of input (count T's);
+ * output gets the last launch's result. */
+template <class T, class Launch>
+static float best_ms(const T *input, T *output, size_t count, Launch launch) {
+        T *d;
+        CHECK(cudaMalloc(&d, count * sizeof(T)));
+        const float best = best_launch_ms(
+                [&] { CHECK(cudaMemcpy(d, input, count * sizeof(T), cudaMemcpyHostToDevice)); },
+                [&] { launch(d); });
+        CHECK(cudaMemcpy(output, d, count * sizeof(T), cudaMemcpyDeviceToHost));
+        CHECK(cudaFree(d));
         return best;
 }
 
@@ -368,26 +377,15 @@ static bool affine_rows(double madd_rate) {
         CHECK(cudaMemcpy(d_points, points, npoints * sizeof(g1_affine_dev),
                          cudaMemcpyHostToDevice));
         const pair_index ix = {(unsigned)npoints};
-        cudaEvent_t start, stop;
-        CHECK(cudaEventCreate(&start));
-        CHECK(cudaEventCreate(&stop));
         bool all_ok = true;
         for (unsigned k = 64; k <= 1024; k *= 4) {
                 const size_t threads = pairs / k;
                 const unsigned block = 128, blocks = (unsigned)(threads / block);
-                float best = 1e30f;
-                for (int r = 0; r < 4; r++) {
-                        CHECK(cudaEventRecord(start));
+                const auto run = [&] {
                         affine_pairs<mul_called>
                                 <<<blocks, block>>>(d_points, ix, k, d_prefix, d_out);
-                        CHECK(cudaEventRecord(stop));
-                        CHECK(cudaEventSynchronize(stop));
-                        CHECK(cudaGetLastError());
-                        float ms;
-                        CHECK(cudaEventElapsedTime(&ms, start, stop));
-                        if (r > 0 && ms < best)
-                                best = ms;
-                }
+                };
+                const float best = best_launch_ms([] {}, run);
                 const int one = 1;
                 int ok;
                 CHECK(cudaMemcpy(d_ok, &one, sizeof(int), cudaMemcpyHostToDevice));
@@ -406,8 +404,6 @@ static bool affine_rows(double madd_rate) {
                        "(called, reduced) |\n",
                        k, log_pairs, log_table, rate, 1e12 / rate, madd_rate / rate);
         }
-        CHECK(cudaEventDestroy(start));
-        CHECK(cudaEventDestroy(stop));
         CHECK(cudaFree(d_points));
         CHECK(cudaFree(d_out));
         CHECK(cudaFree(d_prefix));
