@@ -3,8 +3,9 @@
  * The field products and the MSM's mixed addition, alone on the whole card:
  * how many a second each form of the Montgomery product reaches, inlined
  * and called out of line (as the MSM's hot loop calls it), and what that
- * makes of an XYZZ mixed addition; then affine additions of gathered pairs
- * with one inverse for many (cuda/README.md, "Next"). Every form must give
+ * makes of an XYZZ mixed addition; Fp's product on the FP64 pipe, alone
+ * and beside the IMAD one; then affine additions of gathered pairs with
+ * one inverse for many (cuda/README.md, "Next"). Every form must give
  * the same bits as mont_mul, and every affine sum the mixed addition's
  * point, or the program fails. Prints a markdown table (bench/RESULTS.md).
  * Usage: bench-gpu-field [iterations]   (default 4096; exit 77 without a GPU)
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "curve.cuh"
+#include "field_f64.cuh"
 
 using namespace cuzk;
 
@@ -82,6 +84,69 @@ template <class F, class Mul> __global__ void product_loop(F *io, unsigned itera
         io[2 * t] = a;
         io[2 * t + 1] = b;
 }
+
+CUZK_HD_NOINLINE fp_f64 mul_f64_out_of_line(fp_f64 a, fp_f64 b) {
+        return mont_mul_f64(a, b);
+}
+
+/* Fp's product on the FP64 pipe (field_f64.cuh), inlined or called. */
+template <bool Called> struct f64_form {
+        CUZK_HD fp_f64 operator()(const fp_f64 &a, const fp_f64 &b) const {
+                return Called ? mul_f64_out_of_line(a, b) : mont_mul_f64(a, b);
+        }
+};
+
+/* product_loop's chains in the FP64 form (converted in and out). */
+template <bool Called> __global__ void f64_product_loop(fp_dev *io, unsigned iterations) {
+        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        fp_f64 a = fp_to_f64(io[2 * t]), b = fp_to_f64(io[2 * t + 1]);
+        const f64_form<Called> mul;
+        for (unsigned i = 0; i < iterations; i++) {
+                a = mul(a, b);
+                b = mul(b, a);
+        }
+        io[2 * t] = fp_from_f64(a);
+        io[2 * t + 1] = fp_from_f64(b);
+}
+
+/* Both multipliers at once: a thread runs pair t's chains with the paired
+ * IMAD product and pair t + threads's in the FP64 form, one step of each in
+ * turn (launched on half the threads, so the same pairs as the others). */
+template <bool Called> __global__ void side_by_side_loop(fp_dev *io, unsigned iterations) {
+        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        const size_t u = t + (size_t)gridDim.x * blockDim.x;
+        fp_dev a = io[2 * t], b = io[2 * t + 1];
+        fp_f64 c = fp_to_f64(io[2 * u]), d = fp_to_f64(io[2 * u + 1]);
+        const product_form<true, Called> imad;
+        const f64_form<Called> fpu;
+        for (unsigned i = 0; i < iterations; i++) {
+                a = imad(a, b);
+                c = fpu(c, d);
+                b = imad(b, a);
+                d = fpu(d, c);
+        }
+        io[2 * t] = a;
+        io[2 * t + 1] = b;
+        io[2 * u] = fp_from_f64(c);
+        io[2 * u + 1] = fp_from_f64(d);
+}
+
+/* A lazy Fp product (below 2p in and out) on the FP64 pipe. */
+CUZK_HD_NOINLINE fp_dev mul_lazy_on_f64(fp_dev a, fp_dev b) {
+        return fp_f64_words(mont_mul_f64(fp_to_f64(a), fp_to_f64(b)));
+}
+
+/* The MSM's products (mul_called_lazy) with the plain ones, in the order an
+ * addition calls them, on the FP64 pipe every Every-th time (1: all six of
+ * a mixed addition; 2: every other one, three). An addition takes a fresh
+ * functor, so the count is known when it compiles. */
+template <int Every> struct mul_lazy_f64_share : mul_called_lazy {
+        mutable int n = 0;
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return n++ % Every == Every - 1 ? mul_lazy_on_f64(a, b)
+                                                : mul_called_lazy::operator()(a, b);
+        }
+};
 
 /* One bucket per thread taking a run of affine points, as level 0 does. */
 template <class Mul>
@@ -264,6 +329,42 @@ static bool same_bytes(const void *a, const void *b, size_t n, const char *what)
         return false;
 }
 
+/* Fp products a second over the card from one of the FP64 loops above,
+ * run on `blocks` of l's blocks. */
+static double time_fp_loop(const launch &l, unsigned blocks, const fp_dev *input, fp_dev *output,
+                           size_t count, void (*kernel)(fp_dev *, unsigned)) {
+        const float ms = best_ms(input, output, count, [&](fp_dev *d) {
+                kernel<<<blocks, l.threads>>>(d, l.iterations);
+        });
+        return 2.0 * l.iterations * l.blocks * l.threads / (ms * 1e-3);
+}
+
+/* The FP64 form alone and beside the paired IMAD product: the same bits
+ * as the CIOS product (ref), the time against it (base a second). */
+static bool f64_rows(const launch &l, double base, const fp_dev *input, const fp_dev *ref,
+                     fp_dev *out, size_t count) {
+        struct {
+                const char *name;
+                unsigned blocks;
+                void (*kernel)(fp_dev *, unsigned);
+        } rows[4] = {
+                {"FP64 limbs (8 x 48 bits), inlined", l.blocks, f64_product_loop<false>},
+                {"FP64 limbs (8 x 48 bits), called", l.blocks, f64_product_loop<true>},
+                {"paired IMAD and FP64 chains in turn, inlined", l.blocks / 2,
+                 side_by_side_loop<false>},
+                {"paired IMAD and FP64 chains in turn, called", l.blocks / 2,
+                 side_by_side_loop<true>},
+        };
+        bool ok = true;
+        for (const auto &r : rows) {
+                const double rate = time_fp_loop(l, r.blocks, input, out, count, r.kernel);
+                ok &= same_bytes(out, ref, count * sizeof(fp_dev), r.name);
+                printf("| Fp product | %s | %.3g | %.1f | %.2fx |\n", r.name, rate, 1e12 / rate,
+                       base / rate);
+        }
+        return ok;
+}
+
 /* An operation made of CIOS products (called), then as the MSM calls it:
  * the same bits, and the time of each against the CIOS product's. */
 template <class F, template <class> class Op>
@@ -302,6 +403,8 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         for (int i = 0; i < 4; i++)
                 printf("| %s product | %s | %.3g | %.1f | %.2fx |\n", field_name, names[i], rate[i],
                        1e12 / rate[i], base / rate[i]);
+        if constexpr (F::N == 12)
+                ok &= f64_rows(l, base, input, ref, out, count);
         ok &= other_rows<F, squaring>(field_name, "square", l, input, ref, out, count);
         if constexpr (F::N == 12) /* a b + c d needs Fp's spare top bits */
                 ok &= other_rows<F, sum_of_products>(field_name, "a b + b^2", l, input, ref, out,
@@ -338,6 +441,12 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
         ok &= same_bytes(out, ref, count * sizeof(*out), "the reduced form's mixed addition");
         const double msm = time_madd<mul_called_lazy>(l, input, out, d_points, npoints);
         ok &= same_bytes(out, ref, count * sizeof(*out), "the MSM's mixed addition");
+        const double share_all = time_madd<mul_lazy_f64_share<1>>(l, input, out, d_points, npoints);
+        ok &= same_bytes(out, ref, count * sizeof(*out), "the mixed addition with FP64 products");
+        const double share_half =
+                time_madd<mul_lazy_f64_share<2>>(l, input, out, d_points, npoints);
+        ok &= same_bytes(out, ref, count * sizeof(*out),
+                         "the mixed addition with half its products on FP64");
         printf("| G1 mixed addition | CIOS, called | %.3g | %.1f | 1.00x |\n", base, 1e12 / base);
         printf("| G1 mixed addition | paired products only, called | %.3g | %.1f | %.2fx |\n",
                paired, 1e12 / paired, base / paired);
@@ -345,6 +454,12 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
                called, 1e12 / called, base / called);
         printf("| G1 mixed addition | the MSM's (those, values below 2p) | %.3g | %.1f | %.2fx |\n",
                msm, 1e12 / msm, base / msm);
+        printf("| G1 mixed addition | the MSM's, its 6 plain products on the FP64 pipe | %.3g | "
+               "%.1f | %.2fx |\n",
+               share_all, 1e12 / share_all, base / share_all);
+        printf("| G1 mixed addition | the MSM's, 3 of its 6 plain products on the FP64 pipe | "
+               "%.3g | %.1f | %.2fx |\n",
+               share_half, 1e12 / share_half, base / share_half);
         CHECK(cudaFree(d_points));
         free(input);
         free(ref);

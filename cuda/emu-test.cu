@@ -17,6 +17,7 @@
 #include "cuda/emu_check.h"
 #include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
+#include "cuda/field_f64.cuh"
 #include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
@@ -193,6 +194,73 @@ static void test_fp_lazy(void) {
         cases.report(ok_add, "fp lazy add");
         cases.report(ok_sub, "fp lazy sub and neg");
         cases.report(ok_zero, "fp lazy zero test (0 and m)");
+}
+
+/* The FP64 form's value plus p, limb by limb (a value below 2p when x is
+ * below p). */
+static fp_f64 f64_plus_p(const fp_f64 &x) {
+        fp_f64 r;
+        uint64_t carry = 0;
+        for (int j = 0; j < fp_f64::N; j++) {
+                const uint64_t t = (uint64_t)x.v[j] + fp_f64::modulus(j) + carry;
+                r.v[j] = (double)(t & fp_f64::MASK);
+                carry = t >> fp_f64::LIMB_BITS;
+        }
+        return r;
+}
+
+/* Limbs that are integers below 2^48 and a value below 2p. */
+static bool f64_in_form(const fp_f64 &x) {
+        for (int j = 0; j < fp_f64::N; j++)
+                if (!(x.v[j] >= 0 && x.v[j] <= (double)fp_f64::MASK &&
+                      x.v[j] == (double)(uint64_t)x.v[j]))
+                        return false;
+        return below_2m(fp_f64_words(x));
+}
+
+/* Fp's product on the FP64 pipe (field_f64.cuh) against zk/'s: operands
+ * below p and those plus p (below 2p), the edge cases 0, p - 1, p, 2p - 1,
+ * and a chain of 64 products kept in the FP64 form. */
+static void test_fp_f64(void) {
+        bool ok_mul = true, ok_form = true, ok_round = true, ok_chain = true;
+        for (int i = 0; i < 20000; i++) {
+                fp_t a, b, r;
+                random_fp(&a);
+                random_fp(&b);
+                if (i < 4)
+                        fp_set_zero(&a);
+                if (i >= 4 && i < 8) {
+                        fp_set_one(&a);
+                        fp_neg(&a, &a);
+                        b = a;
+                }
+                fp_f64 fa = fp_to_f64(as_dev<fp_dev>(a)), fb = fp_to_f64(as_dev<fp_dev>(b));
+                ok_round &= same(fp_from_f64(fa), a) && f64_in_form(fa);
+                if (i & 1)
+                        fa = f64_plus_p(fa);
+                if (i & 2)
+                        fb = f64_plus_p(fb);
+                const fp_f64 fr = mont_mul_f64(fa, fb);
+                fp_mul(&r, &a, &b);
+                ok_mul &= same(fp_from_f64(fr), r);
+                ok_form &= f64_in_form(fr);
+        }
+        fp_t a, b;
+        random_fp(&a);
+        random_fp(&b);
+        fp_f64 fa = fp_to_f64(as_dev<fp_dev>(a));
+        const fp_f64 fb = fp_to_f64(as_dev<fp_dev>(b));
+        for (int i = 0; i < 64; i++) {
+                fp_mul(&a, &a, &b);
+                fa = mont_mul_f64(fa, fb);
+                ok_chain &= f64_in_form(fa);
+        }
+        ok_chain &= same(fp_from_f64(fa), a);
+        cases.report(ok_mul, "fp on the FP64 pipe: mul (below 2p in; 20000 random, 0, p, -1, "
+                             "2p - 1)");
+        cases.report(ok_form, "fp on the FP64 pipe: results are 48-bit integer limbs below 2p");
+        cases.report(ok_round, "fp on the FP64 pipe: to the form and back");
+        cases.report(ok_chain, "fp on the FP64 pipe: 64 products in a chain");
 }
 
 static void test_fr_canonical_and_pow(void) {
@@ -1069,6 +1137,7 @@ int main(void) {
         test_fp_arith();
         test_fp_mul_add();
         test_fp_lazy();
+        test_fp_f64();
         test_fr_canonical_and_pow();
         /* As host-to-host transforms: at 2^13 the first pass's twiddles come
          * from omega's powers, the second's from the direct table. */
