@@ -85,22 +85,23 @@ template <class F, class Mul> __global__ void product_loop(F *io, unsigned itera
         io[2 * t + 1] = b;
 }
 
-CUZK_HD_NOINLINE fp_f64 mul_f64_out_of_line(fp_f64 a, fp_f64 b) {
-        return mont_mul_f64(a, b);
+template <bool Lo> CUZK_HD_NOINLINE fp_f64 mul_f64_out_of_line(fp_f64 a, fp_f64 b) {
+        return mont_mul_f64<Lo>(a, b);
 }
 
-/* Fp's product on the FP64 pipe (field_f64.cuh), inlined or called. */
-template <bool Called> struct f64_form {
+/* Fp's product on the FP64 pipe (field_f64.cuh), inlined or called, its
+ * low halves summed as doubles when Lo. */
+template <bool Called, bool Lo> struct f64_form {
         CUZK_HD fp_f64 operator()(const fp_f64 &a, const fp_f64 &b) const {
-                return Called ? mul_f64_out_of_line(a, b) : mont_mul_f64(a, b);
+                return Called ? mul_f64_out_of_line<Lo>(a, b) : mont_mul_f64<Lo>(a, b);
         }
 };
 
 /* product_loop's chains in the FP64 form (converted in and out). */
-template <bool Called> __global__ void f64_product_loop(fp_dev *io, unsigned iterations) {
+template <bool Called, bool Lo> __global__ void f64_product_loop(fp_dev *io, unsigned iterations) {
         const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
         fp_f64 a = fp_to_f64(io[2 * t]), b = fp_to_f64(io[2 * t + 1]);
-        const f64_form<Called> mul;
+        const f64_form<Called, Lo> mul;
         for (unsigned i = 0; i < iterations; i++) {
                 a = mul(a, b);
                 b = mul(b, a);
@@ -112,13 +113,13 @@ template <bool Called> __global__ void f64_product_loop(fp_dev *io, unsigned ite
 /* Both multipliers at once: a thread runs pair t's chains with the paired
  * IMAD product and pair t + threads's in the FP64 form, one step of each in
  * turn (launched on half the threads, so the same pairs as the others). */
-template <bool Called> __global__ void side_by_side_loop(fp_dev *io, unsigned iterations) {
+template <bool Called, bool Lo> __global__ void side_by_side_loop(fp_dev *io, unsigned iterations) {
         const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
         const size_t u = t + (size_t)gridDim.x * blockDim.x;
         fp_dev a = io[2 * t], b = io[2 * t + 1];
         fp_f64 c = fp_to_f64(io[2 * u]), d = fp_to_f64(io[2 * u + 1]);
         const product_form<true, Called> imad;
-        const f64_form<Called> fpu;
+        const f64_form<Called, Lo> fpu;
         for (unsigned i = 0; i < iterations; i++) {
                 a = imad(a, b);
                 c = fpu(c, d);
@@ -132,18 +133,18 @@ template <bool Called> __global__ void side_by_side_loop(fp_dev *io, unsigned it
 }
 
 /* A lazy Fp product (below 2p in and out) on the FP64 pipe. */
-CUZK_HD_NOINLINE fp_dev mul_lazy_on_f64(fp_dev a, fp_dev b) {
-        return fp_f64_words(mont_mul_f64(fp_to_f64(a), fp_to_f64(b)));
+template <bool Lo> CUZK_HD_NOINLINE fp_dev mul_lazy_on_f64(fp_dev a, fp_dev b) {
+        return fp_f64_words(mont_mul_f64<Lo>(fp_to_f64(a), fp_to_f64(b)));
 }
 
 /* The MSM's products (mul_called_lazy) with the plain ones, in the order an
  * addition calls them, on the FP64 pipe every Every-th time (1: all six of
  * a mixed addition; 2: every other one, three). An addition takes a fresh
  * functor, so the count is known when it compiles. */
-template <int Every> struct mul_lazy_f64_share : mul_called_lazy {
+template <int Every, bool Lo> struct mul_lazy_f64_share : mul_called_lazy {
         mutable int n = 0;
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return n++ % Every == Every - 1 ? mul_lazy_on_f64(a, b)
+                return n++ % Every == Every - 1 ? mul_lazy_on_f64<Lo>(a, b)
                                                 : mul_called_lazy::operator()(a, b);
         }
 };
@@ -347,13 +348,21 @@ static bool f64_rows(const launch &l, double base, const fp_dev *input, const fp
                 const char *name;
                 unsigned blocks;
                 void (*kernel)(fp_dev *, unsigned);
-        } rows[4] = {
-                {"FP64 limbs (8 x 48 bits), inlined", l.blocks, f64_product_loop<false>},
-                {"FP64 limbs (8 x 48 bits), called", l.blocks, f64_product_loop<true>},
+        } rows[8] = {
+                {"FP64 limbs (8 x 48 bits), inlined", l.blocks, f64_product_loop<false, false>},
+                {"FP64 limbs (8 x 48 bits), called", l.blocks, f64_product_loop<true, false>},
+                {"FP64 limbs, low halves as doubles, inlined", l.blocks,
+                 f64_product_loop<false, true>},
+                {"FP64 limbs, low halves as doubles, called", l.blocks,
+                 f64_product_loop<true, true>},
                 {"paired IMAD and FP64 chains in turn, inlined", l.blocks / 2,
-                 side_by_side_loop<false>},
+                 side_by_side_loop<false, false>},
                 {"paired IMAD and FP64 chains in turn, called", l.blocks / 2,
-                 side_by_side_loop<true>},
+                 side_by_side_loop<true, false>},
+                {"paired IMAD and FP64 (low halves as doubles) in turn, inlined", l.blocks / 2,
+                 side_by_side_loop<false, true>},
+                {"paired IMAD and FP64 (low halves as doubles) in turn, called", l.blocks / 2,
+                 side_by_side_loop<true, true>},
         };
         bool ok = true;
         for (const auto &r : rows) {
@@ -415,6 +424,34 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         return ok;
 }
 
+/* The MSM's mixed addition with some of its plain products on the FP64
+ * pipe (mul_lazy_f64_share), each form's row. */
+template <int Every, bool Lo>
+static bool f64_madd_row(const char *name, const launch &l, double base, const g1_xyzz_dev *input,
+                         const g1_xyzz_dev *ref, g1_xyzz_dev *out, const g1_affine_dev *d_points,
+                         unsigned npoints) {
+        const size_t count = (size_t)l.blocks * l.threads;
+        const double rate =
+                time_madd<mul_lazy_f64_share<Every, Lo>>(l, input, out, d_points, npoints);
+        printf("| G1 mixed addition | the MSM's, %s | %.3g | %.1f | %.2fx |\n", name, rate,
+               1e12 / rate, base / rate);
+        return same_bytes(out, ref, count * sizeof(*out), name);
+}
+
+static bool f64_madd_rows(const launch &l, double base, const g1_xyzz_dev *input,
+                          const g1_xyzz_dev *ref, g1_xyzz_dev *out, const g1_affine_dev *d_points,
+                          unsigned npoints) {
+        bool ok = f64_madd_row<1, false>("its 6 plain products on the FP64 pipe", l, base, input,
+                                         ref, out, d_points, npoints);
+        ok &= f64_madd_row<2, false>("3 of its 6 plain products on the FP64 pipe", l, base, input,
+                                     ref, out, d_points, npoints);
+        ok &= f64_madd_row<1, true>("its 6 plain products on the FP64 pipe, low halves as doubles",
+                                    l, base, input, ref, out, d_points, npoints);
+        ok &= f64_madd_row<2, true>("3 of 6 on the FP64 pipe, low halves as doubles", l, base,
+                                    input, ref, out, d_points, npoints);
+        return ok;
+}
+
 static bool madd_rows(const launch &l, double *ret_called_rate) {
         const size_t count = (size_t)l.blocks * l.threads;
         const unsigned npoints = 1u << 16;
@@ -441,12 +478,6 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
         ok &= same_bytes(out, ref, count * sizeof(*out), "the reduced form's mixed addition");
         const double msm = time_madd<mul_called_lazy>(l, input, out, d_points, npoints);
         ok &= same_bytes(out, ref, count * sizeof(*out), "the MSM's mixed addition");
-        const double share_all = time_madd<mul_lazy_f64_share<1>>(l, input, out, d_points, npoints);
-        ok &= same_bytes(out, ref, count * sizeof(*out), "the mixed addition with FP64 products");
-        const double share_half =
-                time_madd<mul_lazy_f64_share<2>>(l, input, out, d_points, npoints);
-        ok &= same_bytes(out, ref, count * sizeof(*out),
-                         "the mixed addition with half its products on FP64");
         printf("| G1 mixed addition | CIOS, called | %.3g | %.1f | 1.00x |\n", base, 1e12 / base);
         printf("| G1 mixed addition | paired products only, called | %.3g | %.1f | %.2fx |\n",
                paired, 1e12 / paired, base / paired);
@@ -454,12 +485,7 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
                called, 1e12 / called, base / called);
         printf("| G1 mixed addition | the MSM's (those, values below 2p) | %.3g | %.1f | %.2fx |\n",
                msm, 1e12 / msm, base / msm);
-        printf("| G1 mixed addition | the MSM's, its 6 plain products on the FP64 pipe | %.3g | "
-               "%.1f | %.2fx |\n",
-               share_all, 1e12 / share_all, base / share_all);
-        printf("| G1 mixed addition | the MSM's, 3 of its 6 plain products on the FP64 pipe | "
-               "%.3g | %.1f | %.2fx |\n",
-               share_half, 1e12 / share_half, base / share_half);
+        ok &= f64_madd_rows(l, base, input, ref, out, d_points, npoints);
         CHECK(cudaFree(d_points));
         free(input);
         free(ref);

@@ -220,8 +220,9 @@ static bool f64_in_form(const fp_f64 &x) {
 
 /* Fp's product on the FP64 pipe (field_f64.cuh) against zk/'s: operands
  * below p and those plus p (below 2p), the edge cases 0, p - 1, p, 2p - 1,
- * and a chain of 64 products kept in the FP64 form. */
-static void test_fp_f64(void) {
+ * and a chain of 64 products kept in the FP64 form; the low halves summed
+ * as bit patterns or as doubles. */
+template <bool LoInDouble> static void test_fp_f64(const char *form) {
         bool ok_mul = true, ok_form = true, ok_round = true, ok_chain = true;
         for (int i = 0; i < 20000; i++) {
                 fp_t a, b, r;
@@ -240,7 +241,7 @@ static void test_fp_f64(void) {
                         fa = f64_plus_p(fa);
                 if (i & 2)
                         fb = f64_plus_p(fb);
-                const fp_f64 fr = mont_mul_f64(fa, fb);
+                const fp_f64 fr = mont_mul_f64<LoInDouble>(fa, fb);
                 fp_mul(&r, &a, &b);
                 ok_mul &= same(fp_from_f64(fr), r);
                 ok_form &= f64_in_form(fr);
@@ -252,15 +253,22 @@ static void test_fp_f64(void) {
         const fp_f64 fb = fp_to_f64(as_dev<fp_dev>(b));
         for (int i = 0; i < 64; i++) {
                 fp_mul(&a, &a, &b);
-                fa = mont_mul_f64(fa, fb);
+                fa = mont_mul_f64<LoInDouble>(fa, fb);
                 ok_chain &= f64_in_form(fa);
         }
         ok_chain &= same(fp_from_f64(fa), a);
-        cases.report(ok_mul, "fp on the FP64 pipe: mul (below 2p in; 20000 random, 0, p, -1, "
-                             "2p - 1)");
-        cases.report(ok_form, "fp on the FP64 pipe: results are 48-bit integer limbs below 2p");
-        cases.report(ok_round, "fp on the FP64 pipe: to the form and back");
-        cases.report(ok_chain, "fp on the FP64 pipe: 64 products in a chain");
+        char what[160];
+        snprintf(what, sizeof(what),
+                 "fp on the FP64 pipe, %s: mul (below 2p in; 20000 random, 0, p, -1, 2p - 1)",
+                 form);
+        cases.report(ok_mul, what);
+        snprintf(what, sizeof(what),
+                 "fp on the FP64 pipe, %s: results are 48-bit integer limbs below 2p", form);
+        cases.report(ok_form, what);
+        snprintf(what, sizeof(what), "fp on the FP64 pipe, %s: to the form and back", form);
+        cases.report(ok_round, what);
+        snprintf(what, sizeof(what), "fp on the FP64 pipe, %s: 64 products in a chain", form);
+        cases.report(ok_chain, what);
 }
 
 static void test_fr_canonical_and_pow(void) {
@@ -1137,7 +1145,8 @@ int main(void) {
         test_fp_arith();
         test_fp_mul_add();
         test_fp_lazy();
-        test_fp_f64();
+        test_fp_f64<false>("low halves as bit patterns");
+        test_fp_f64<true>("low halves as doubles");
         test_fr_canonical_and_pow();
         /* As host-to-host transforms: at 2^13 the first pass's twiddles come
          * from omega's powers, the second's from the direct table. */

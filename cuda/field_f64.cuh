@@ -134,19 +134,51 @@ CUZK_HD constexpr int pairs_at(int k) {
         return k < 0 || k > 14 ? 0 : (k < 8 ? k + 1 : 15 - k);
 }
 
-/* Column k's start: minus the exponent fields of its terms, the lows of
- * a b and q p at k and their highs from k - 1 (mod 2^64). */
-CUZK_HD constexpr uint64_t column_start(int k) {
-        return 0 - (2 * (uint64_t)pairs_at(k) * LO_EXP + 2 * (uint64_t)pairs_at(k - 1) * HI_EXP);
+/* The low halves of q p at column k: all pairs but (k, 0), whose low half
+ * is never formed (see mont_mul_f64). */
+CUZK_HD constexpr int reduction_lows_at(int k) {
+        return pairs_at(k) - (k >= 0 && k < 8 ? 1 : 0);
 }
 
-/* col[k] += L, col[k + 1] += H for a b = H 2^48 + L (as bit patterns). */
-CUZK_HD void mad_split(double a, double b, uint64_t &lo, uint64_t &hi) {
-        const double h = fma_rz(a, b, TWO100);
-        const double l = fma_rn(a, b, TWO100_52 - h);
-        lo += bits(l);
-        hi += bits(h);
-}
+/*
+ * The 16 columns of a product. Each limb product's high half enters
+ * column k + 1 as its bit pattern; its low half enters column k as a bit
+ * pattern too, or, when LoInDouble, as a double summed in lo[k] (an
+ * addition on the FP64 pipe instead of a 64-bit one on the integer pipe;
+ * at most 15 low halves, below 2^52, so the sum is exact). col[k] starts
+ * at minus the exponent fields it will receive (mod 2^64).
+ */
+template <bool LoInDouble> struct columns {
+        uint64_t col[16];
+        double lo[16];
+
+        CUZK_HD void init() {
+                CUZK_UNROLL
+                for (int k = 0; k < 16; k++) {
+                        const uint64_t lows =
+                                LoInDouble ? 0 : (uint64_t)(pairs_at(k) + reduction_lows_at(k));
+                        col[k] = 0 - (lows * LO_EXP + 2 * (uint64_t)pairs_at(k - 1) * HI_EXP);
+                        lo[k] = 0;
+                }
+        }
+        /* a b = H 2^48 + L into columns k and k + 1 */
+        CUZK_HD void mad(double a, double b, int k) {
+                const double h = fma_rz(a, b, TWO100);
+                if (LoInDouble)
+                        lo[k] += fma_rn(a, b, TWO100 - h); /* L exactly */
+                else
+                        col[k] += bits(fma_rn(a, b, TWO100_52 - h)); /* 2^52 + L */
+                col[k + 1] += bits(h);
+        }
+        /* a b's high half alone into column k + 1 */
+        CUZK_HD void mad_high(double a, double b, int k) {
+                col[k + 1] += bits(fma_rz(a, b, TWO100));
+        }
+        /* Column k's value, whole once its terms have entered. */
+        CUZK_HD uint64_t value(int k) const {
+                return LoInDouble ? col[k] + (bits(lo[k] + TWO52) - LO_EXP) : col[k];
+        }
+};
 
 /* An integer below 2^52 as a double. */
 CUZK_HD double limb_to_double(uint64_t x) {
@@ -155,37 +187,41 @@ CUZK_HD double limb_to_double(uint64_t x) {
 
 } // namespace f64
 
-/* a b / 2^384 mod p, below 2p for a, b below 2p. */
-CUZK_HD fp_f64 mont_mul_f64(const fp_f64 &a, const fp_f64 &b) {
-        uint64_t col[16];
-        CUZK_UNROLL
-        for (int k = 0; k < 16; k++)
-                col[k] = f64::column_start(k);
+/*
+ * a b / 2^384 mod p, below 2p for a, b below 2p. Column i's value m before
+ * q p enters it is whole but for q p0's low half L0, which makes it 0 mod
+ * 2^48: m + L0 is m rounded up to a multiple of 2^48, so that half is
+ * never formed and the carry is (m + 2^48 - 1) / 2^48.
+ */
+template <bool LoInDouble = false> CUZK_HD fp_f64 mont_mul_f64(const fp_f64 &a, const fp_f64 &b) {
+        f64::columns<LoInDouble> t;
+        t.init();
         CUZK_UNROLL
         for (int i = 0; i < 8; i++) {
                 CUZK_UNROLL
                 for (int j = 0; j < 8; j++)
-                        f64::mad_split(a.v[i], b.v[j], col[i + j], col[i + j + 1]);
+                        t.mad(a.v[i], b.v[j], i + j);
         }
         const double np = (double)fp_f64::n_prime();
         CUZK_UNROLL
         for (int i = 0; i < 8; i++) {
-                /* The exponents' total has no bit below 2^52: the low 48 bits
-                 * of col[i] are the column's own. */
-                const double c = f64::limb_to_double(col[i] & fp_f64::MASK);
+                const uint64_t m = t.value(i);
+                const double c = f64::limb_to_double(m & fp_f64::MASK);
                 const double h = f64::fma_rz(c, np, f64::TWO100);
-                const double q = f64::fma_rn(c, np, f64::TWO100_52 - h) - f64::TWO52;
+                const double q = f64::fma_rn(c, np, f64::TWO100 - h); /* c n' mod 2^48 */
+                t.mad_high(q, (double)fp_f64::modulus(0), i);
                 CUZK_UNROLL
-                for (int j = 0; j < 8; j++)
-                        f64::mad_split(q, (double)fp_f64::modulus(j), col[i + j], col[i + j + 1]);
-                col[i + 1] += col[i] >> fp_f64::LIMB_BITS; /* col[i] is now whole */
+                for (int j = 1; j < 8; j++)
+                        t.mad(q, (double)fp_f64::modulus(j), i + j);
+                t.col[i + 1] += (m + fp_f64::MASK) >> fp_f64::LIMB_BITS;
         }
         fp_f64 r;
         CUZK_UNROLL
         for (int k = 8; k < 16; k++) {
-                r.v[k - 8] = f64::limb_to_double(col[k] & fp_f64::MASK);
+                const uint64_t m = t.value(k);
+                r.v[k - 8] = f64::limb_to_double(m & fp_f64::MASK);
                 if (k < 15)
-                        col[k + 1] += col[k] >> fp_f64::LIMB_BITS;
+                        t.col[k + 1] += m >> fp_f64::LIMB_BITS;
         }
         return r;
 }
