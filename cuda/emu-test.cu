@@ -7,6 +7,8 @@
  * PTX mapping and the launches. One PASS/FAIL line per case.
  */
 #include <errno.h>
+#include <fenv.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +198,32 @@ static void test_fp_lazy(void) {
         cases.report(ok_zero, "fp lazy zero test (0 and m)");
 }
 
+/* The host's stand-in for the device's FMA (field_f64.cuh) against the C
+ * library's fma, rounding to nearest and toward zero: operands of every
+ * exponent from 2^-100 to 2^100 and both signs, and sums that cancel down
+ * to the product's rounding error. */
+static void test_host_fma(void) {
+        bool ok = true;
+        const auto operand = [](int span) {
+                const uint64_t r = rng.next();
+                const double m = (double)(rng.next() >> (11 + r % 40));
+                return ldexp(r & 1 ? -m : m, (int)(r >> 8) % span - span / 2);
+        };
+        for (int i = 0; i < 200000; i++) {
+                const double a = operand(100), b = operand(100);
+                volatile double c = operand(200);
+                if (i % 3 == 0)
+                        c = -(a * b) + (i % 2 ? ldexp(c, -60) : 0.0);
+                ok &= f64::fma_rn(a, b, c) == fma(a, b, c);
+                fesetround(FE_TOWARDZERO);
+                volatile double rz = fma(a, b, c);
+                fesetround(FE_TONEAREST);
+                ok &= f64::fma_rz(a, b, c) == rz;
+        }
+        cases.report(ok, "host FMA for the emulation: as the C library's, to nearest and toward "
+                         "zero (200000 random, cancelling)");
+}
+
 /* The FP64 form's value plus p, limb by limb (a value below 2p when x is
  * below p). */
 static fp_f64 f64_plus_p(const fp_f64 &x) {
@@ -220,9 +248,9 @@ static bool f64_in_form(const fp_f64 &x) {
 
 /* Fp's product on the FP64 pipe (field_f64.cuh) against zk/'s: operands
  * below p and those plus p (below 2p), the edge cases 0, p - 1, p, 2p - 1,
- * and a chain of 64 products kept in the FP64 form; the low halves summed
- * as bit patterns or as doubles. */
-template <bool LoInDouble> static void test_fp_f64(const char *form) {
+ * and a chain of 64 products kept in the FP64 form; each form of the
+ * columns' sums. */
+template <f64_sums S> static void test_fp_f64(const char *form) {
         bool ok_mul = true, ok_form = true, ok_round = true, ok_chain = true;
         for (int i = 0; i < 20000; i++) {
                 fp_t a, b, r;
@@ -241,7 +269,7 @@ template <bool LoInDouble> static void test_fp_f64(const char *form) {
                         fa = f64_plus_p(fa);
                 if (i & 2)
                         fb = f64_plus_p(fb);
-                const fp_f64 fr = mont_mul_f64<LoInDouble>(fa, fb);
+                const fp_f64 fr = mont_mul_f64_as<S>(fa, fb);
                 fp_mul(&r, &a, &b);
                 ok_mul &= same(fp_from_f64(fr), r);
                 ok_form &= f64_in_form(fr);
@@ -253,7 +281,7 @@ template <bool LoInDouble> static void test_fp_f64(const char *form) {
         const fp_f64 fb = fp_to_f64(as_dev<fp_dev>(b));
         for (int i = 0; i < 64; i++) {
                 fp_mul(&a, &a, &b);
-                fa = mont_mul_f64<LoInDouble>(fa, fb);
+                fa = mont_mul_f64_as<S>(fa, fb);
                 ok_chain &= f64_in_form(fa);
         }
         ok_chain &= same(fp_from_f64(fa), a);
@@ -1145,8 +1173,10 @@ int main(void) {
         test_fp_arith();
         test_fp_mul_add();
         test_fp_lazy();
-        test_fp_f64<false>("low halves as bit patterns");
-        test_fp_f64<true>("low halves as doubles");
+        test_host_fma();
+        test_fp_f64<f64_sums::bit_patterns>("low halves as bit patterns");
+        test_fp_f64<f64_sums::low_doubles>("low halves as doubles");
+        test_fp_f64<f64_sums::fma_only>("FMAs alone");
         test_fr_canonical_and_pow();
         /* As host-to-host transforms: at 2^13 the first pass's twiddles come
          * from omega's powers, the second's from the direct table. */

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "field.cuh"
@@ -96,35 +97,117 @@ CUZK_HD double from_bits(uint64_t u) {
 }
 
 #ifndef __CUDA_ARCH__
-/* a b + c exactly, for integer-valued doubles with |a b + c| < 2^126: the
- * host's stand-in for the device's FMA in the only cases this file has. */
-inline __int128 exact_mad(double a, double b, double c) {
-        return (__int128)a * (__int128)b + (__int128)c;
+/* The host's FMA, for the emulation: a b + c exactly as a 128-bit integer
+ * times a power of 2, then rounded to 53 bits toward zero or to nearest
+ * (ties to even), as the device's FMA rounds. Finite operands and normal
+ * results only (it aborts otherwise). */
+struct host_exact {
+        __int128 m; /* value m 2^e, m odd or 0 */
+        int e;
+};
+
+inline host_exact host_decompose(double x) {
+        const uint64_t u = bits(x);
+        const int biased = (int)(u >> 52 & 0x7ff);
+        __int128 m = (__int128)(u & ((1ull << 52) - 1));
+        int e = -1074;
+        if (biased == 0x7ff)
+                abort();
+        if (biased) {
+                m |= (__int128)1 << 52;
+                e = biased - 1075;
+        }
+        if (u >> 63)
+                m = -m;
+        if (m == 0)
+                return {0, 0};
+        while ((m & 1) == 0) {
+                m /= 2;
+                e++;
+        }
+        return {m, e};
+}
+
+inline int host_bit_length(unsigned __int128 u) {
+        int n = 0;
+        for (; u; u >>= 1)
+                n++;
+        return n;
+}
+
+inline double host_round(__int128 s, int e, bool toward_zero) {
+        if (s == 0)
+                return 0.0;
+        const bool negative = s < 0;
+        unsigned __int128 u = negative ? -(unsigned __int128)s : (unsigned __int128)s;
+        const int len = host_bit_length(u);
+        if (len > 53) {
+                const int shift = len - 53;
+                const unsigned __int128 one = 1, rest = u & ((one << shift) - 1),
+                                        half = one << (shift - 1);
+                u >>= shift;
+                e += shift;
+                if (!toward_zero && (rest > half || (rest == half && (u & 1)))) {
+                        u++;
+                        if (u >> 53) {
+                                u >>= 1;
+                                e++;
+                        }
+                }
+        } else {
+                u <<= 53 - len;
+                e -= 53 - len;
+        }
+        const int biased = e + 52 + 1023;
+        if (biased < 1 || biased > 2046)
+                abort();
+        return from_bits((negative ? 1ull << 63 : 0) | (uint64_t)biased << 52 |
+                         ((uint64_t)u & ((1ull << 52) - 1)));
+}
+
+/* m 2^e as m' 2^e0: exact for e >= e0 (the caller keeps m' below 2^121);
+ * below, the bits shifted out set the lowest one kept ("jamming"), which
+ * rounds as the exact value would with 60 guard bits to spare. */
+inline __int128 host_align(const host_exact &t, int e0) {
+        if (t.e >= e0)
+                return t.m * ((__int128)1 << (t.e - e0));
+        const int k = t.e < e0 - 127 ? 127 : e0 - t.e;
+        const unsigned __int128 mag = t.m < 0 ? -(unsigned __int128)t.m : (unsigned __int128)t.m,
+                                rest = mag & ((((unsigned __int128)1) << k) - 1);
+        const __int128 kept = (__int128)((mag >> k) | (rest != 0));
+        return t.m < 0 ? -kept : kept;
+}
+
+inline double host_fma(double a, double b, double c, bool toward_zero) {
+        const host_exact x = host_decompose(a), y = host_decompose(b), z = host_decompose(c);
+        const __int128 product = x.m * y.m; /* below 2^106 */
+        const host_exact p = {product, product != 0 ? x.e + y.e : z.e};
+        const host_exact q = {z.m, z.m != 0 ? z.e : p.e};
+        const auto top = [](const host_exact &t) {
+                return host_bit_length(t.m < 0 ? -(unsigned __int128)t.m : (unsigned __int128)t.m) +
+                       t.e;
+        };
+        const int high = top(p) > top(q) ? top(p) : top(q), low = p.e < q.e ? p.e : q.e;
+        const int e0 = low > high - 120 ? low : high - 120;
+        return host_round(host_align(p, e0) + host_align(q, e0), e0, toward_zero);
 }
 #endif
 
-/* a b + c rounded toward zero (for a b + c >= 0 on the host). */
+/* a b + c rounded toward zero. */
 CUZK_HD double fma_rz(double a, double b, double c) {
 #ifdef __CUDA_ARCH__
         return __fma_rz(a, b, c);
 #else
-        unsigned __int128 e = (unsigned __int128)exact_mad(a, b, c);
-        int len = 0;
-        for (unsigned __int128 t = e; t; t >>= 1)
-                len++;
-        if (len > 53)
-                e &= ~(((unsigned __int128)1 << (len - 53)) - 1);
-        return (double)e;
+        return host_fma(a, b, c, true);
 #endif
 }
 
-/* a b + c rounded to nearest (the conversion of the exact value rounds so
- * on the host). */
+/* a b + c rounded to nearest. */
 CUZK_HD double fma_rn(double a, double b, double c) {
 #ifdef __CUDA_ARCH__
         return __fma_rn(a, b, c);
 #else
-        return (double)exact_mad(a, b, c);
+        return host_fma(a, b, c, false);
 #endif
 }
 
@@ -224,6 +307,95 @@ template <bool LoInDouble = false> CUZK_HD fp_f64 mont_mul_f64(const fp_f64 &a, 
                         t.col[k + 1] += m >> fp_f64::LIMB_BITS;
         }
         return r;
+}
+
+namespace f64 {
+
+constexpr double TWO48 = TWO52 / 16, INV48 = 1 / TWO48; /* 2^48, 2^-48 */
+
+/* x y into a column of mont_mul_f64_fma: floor(x y) onto hi (rounded
+ * toward zero in [2^52, 2^53), where the unit is 1), the rest onto lo. */
+CUZK_HD void fma_split(double x, double y, double &lo, double &hi) {
+        const double h0 = hi;
+        hi = fma_rz(x, y, h0);
+        lo += fma_rn(x, y, h0 - hi);
+}
+
+/* Column k's value: m = (hi - 2^52) + lo 2^48 + carry, below 2^53. */
+CUZK_HD double column_value(double lo, double hi, double carry) {
+        return fma_rn(lo, TWO48, hi - TWO52) + carry;
+}
+
+/* floor(m / 2^48) + 2^52, for m below 2^53. */
+CUZK_HD double high_of(double m) {
+        return fma_rz(m, INV48, TWO52);
+}
+
+} // namespace f64
+
+/*
+ * The same product with no integer instruction: the FP64 pipe alone. A
+ * column is two doubles, hi = 2^52 + the high halves it has received and
+ * lo = its low halves / 2^48. b's limbs enter over 2^48, and q as
+ * (c n' mod 2^48) / 2^48, so that each limb product x y is below 2^48
+ * with 48 bits after the point; an FMA rounded toward zero onto hi adds
+ * its floor exactly while hi stays in [2^52, 2^53) (at most 16 high halves
+ * of at most 2^48 - 2 each), and the remainder x y - floor (48 bits after
+ * the point) adds to lo exactly (at most 15 of them, so lo < 15 holds 52
+ * significant bits). Column i's value m, its carry and its low 48 bits
+ * come from hi, lo and the carry in by FMAs too (m < 2^53).
+ */
+CUZK_HD fp_f64 mont_mul_f64_fma(const fp_f64 &a, const fp_f64 &b) {
+        double hi[16], lo[16], bs[fp_f64::N];
+        CUZK_UNROLL
+        for (int k = 0; k < 16; k++) {
+                hi[k] = f64::TWO52;
+                lo[k] = 0;
+        }
+        CUZK_UNROLL
+        for (int j = 0; j < fp_f64::N; j++)
+                bs[j] = b.v[j] * f64::INV48;
+        CUZK_UNROLL
+        for (int i = 0; i < 8; i++) {
+                CUZK_UNROLL
+                for (int j = 0; j < 8; j++)
+                        f64::fma_split(a.v[i], bs[j], lo[i + j], hi[i + j + 1]);
+        }
+        const double nps = (double)fp_f64::n_prime() * f64::INV48;
+        double carry = 0;
+        CUZK_UNROLL
+        for (int i = 0; i < 8; i++) {
+                const double m = f64::column_value(lo[i], hi[i], carry);
+                const double c = f64::fma_rn(f64::TWO52 - f64::high_of(m), f64::TWO48, m);
+                const double qh = f64::fma_rz(c, nps, f64::TWO52);
+                const double q = f64::fma_rn(c, nps, f64::TWO52 - qh); /* (c n' mod 2^48) / 2^48 */
+                hi[i + 1] = f64::fma_rz(q, (double)fp_f64::modulus(0), hi[i + 1]);
+                CUZK_UNROLL
+                for (int j = 1; j < 8; j++)
+                        f64::fma_split(q, (double)fp_f64::modulus(j), lo[i + j], hi[i + j + 1]);
+                /* column i plus q p0's low half, over 2^48: m rounded up */
+                carry = f64::high_of(m + (f64::TWO48 - 1)) - f64::TWO52;
+        }
+        fp_f64 r;
+        CUZK_UNROLL
+        for (int k = 8; k < 16; k++) {
+                const double m = f64::column_value(lo[k], hi[k], carry);
+                const double h = f64::high_of(m);
+                r.v[k - 8] = f64::fma_rn(f64::TWO52 - h, f64::TWO48, m);
+                carry = h - f64::TWO52;
+        }
+        return r;
+}
+
+/* The product's three forms, by how its columns sum: low halves as bit
+ * patterns or as doubles beside the 64-bit columns, or FMAs alone. */
+enum class f64_sums { bit_patterns, low_doubles, fma_only };
+
+template <f64_sums S> CUZK_HD fp_f64 mont_mul_f64_as(const fp_f64 &a, const fp_f64 &b) {
+        if constexpr (S == f64_sums::fma_only)
+                return mont_mul_f64_fma(a, b);
+        else
+                return mont_mul_f64<S == f64_sums::low_doubles>(a, b);
 }
 
 /* fp_dev's limbs regrouped (the same value and R). */
