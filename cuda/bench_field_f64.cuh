@@ -145,17 +145,20 @@ static bool f64_madd_rows(const launch &l, double base, const g1_xyzz_dev *input
                           unsigned npoints) {
         constexpr f64_sums B = f64_sums::bit_patterns, D = f64_sums::low_doubles,
                            F = f64_sums::fma_only;
-        bool ok = f64_madd_row<1, B>("6 plain products on FP64 (bit patterns)", l, base, input, ref,
-                                     out, d_points, npoints);
-        ok &= f64_madd_row<2, B>("3 of 6 on FP64 (bit patterns)", l, base, input, ref, out,
-                                 d_points, npoints);
-        ok &= f64_madd_row<1, D>("6 plain products on FP64 (low doubles)", l, base, input, ref, out,
-                                 d_points, npoints);
-        ok &= f64_madd_row<2, D>("3 of 6 on FP64 (low doubles)", l, base, input, ref, out, d_points,
-                                 npoints);
-        ok &= f64_madd_row<1, F>("6 plain products on FP64 (FMAs alone)", l, base, input, ref, out,
-                                 d_points, npoints);
-        ok &= f64_madd_row<2, F>("3 of 6 on FP64 (FMAs alone)", l, base, input, ref, out, d_points,
-                                 npoints);
+        struct {
+                const char *name;
+                bool (*row)(const char *, const launch &, double, const g1_xyzz_dev *,
+                            const g1_xyzz_dev *, g1_xyzz_dev *, const g1_affine_dev *, unsigned);
+        } rows[6] = {
+                {"6 plain products on FP64 (bit patterns)", f64_madd_row<1, B>},
+                {"3 of 6 on FP64 (bit patterns)", f64_madd_row<2, B>},
+                {"6 plain products on FP64 (low doubles)", f64_madd_row<1, D>},
+                {"3 of 6 on FP64 (low doubles)", f64_madd_row<2, D>},
+                {"6 plain products on FP64 (FMAs alone)", f64_madd_row<1, F>},
+                {"3 of 6 on FP64 (FMAs alone)", f64_madd_row<2, F>},
+        };
+        bool ok = true;
+        for (const auto &r : rows)
+                ok &= r.row(r.name, l, base, input, ref, out, d_points, npoints);
         return ok;
 }

@@ -285,18 +285,15 @@ template <f64_sums S> static void test_fp_f64(const char *form) {
                 ok_chain &= f64_in_form(fa);
         }
         ok_chain &= same(fp_from_f64(fa), a);
-        char what[160];
-        snprintf(what, sizeof(what),
-                 "fp on the FP64 pipe, %s: mul (below 2p in; 20000 random, 0, p, -1, 2p - 1)",
-                 form);
-        cases.report(ok_mul, what);
-        snprintf(what, sizeof(what),
-                 "fp on the FP64 pipe, %s: results are 48-bit integer limbs below 2p", form);
-        cases.report(ok_form, what);
-        snprintf(what, sizeof(what), "fp on the FP64 pipe, %s: to the form and back", form);
-        cases.report(ok_round, what);
-        snprintf(what, sizeof(what), "fp on the FP64 pipe, %s: 64 products in a chain", form);
-        cases.report(ok_chain, what);
+        const auto report = [form](bool ok, const char *what) {
+                char line[160];
+                snprintf(line, sizeof(line), "fp on the FP64 pipe, %s: %s", form, what);
+                cases.report(ok, line);
+        };
+        report(ok_mul, "mul (below 2p in; 20000 random, 0, p, -1, 2p - 1)");
+        report(ok_form, "results are 48-bit integer limbs below 2p");
+        report(ok_round, "to the form and back");
+        report(ok_chain, "64 products in a chain");
 }
 
 static void test_fr_canonical_and_pow(void) {

@@ -128,6 +128,10 @@ inline host_exact host_decompose(double x) {
         return {m, e};
 }
 
+inline unsigned __int128 host_magnitude(__int128 m) {
+        return m < 0 ? -(unsigned __int128)m : (unsigned __int128)m;
+}
+
 inline int host_bit_length(unsigned __int128 u) {
         int n = 0;
         for (; u; u >>= 1)
@@ -139,7 +143,7 @@ inline double host_round(__int128 s, int e, bool toward_zero) {
         if (s == 0)
                 return 0.0;
         const bool negative = s < 0;
-        unsigned __int128 u = negative ? -(unsigned __int128)s : (unsigned __int128)s;
+        unsigned __int128 u = host_magnitude(s);
         const int len = host_bit_length(u);
         if (len > 53) {
                 const int shift = len - 53;
@@ -172,7 +176,7 @@ inline __int128 host_align(const host_exact &t, int e0) {
         if (t.e >= e0)
                 return t.m * ((__int128)1 << (t.e - e0));
         const int k = t.e < e0 - 127 ? 127 : e0 - t.e;
-        const unsigned __int128 mag = t.m < 0 ? -(unsigned __int128)t.m : (unsigned __int128)t.m,
+        const unsigned __int128 mag = host_magnitude(t.m),
                                 rest = mag & ((((unsigned __int128)1) << k) - 1);
         const __int128 kept = (__int128)((mag >> k) | (rest != 0));
         return t.m < 0 ? -kept : kept;
@@ -184,8 +188,7 @@ inline double host_fma(double a, double b, double c, bool toward_zero) {
         const host_exact p = {product, product != 0 ? x.e + y.e : z.e};
         const host_exact q = {z.m, z.m != 0 ? z.e : p.e};
         const auto top = [](const host_exact &t) {
-                return host_bit_length(t.m < 0 ? -(unsigned __int128)t.m : (unsigned __int128)t.m) +
-                       t.e;
+                return host_bit_length(host_magnitude(t.m)) + t.e;
         };
         const int high = top(p) > top(q) ? top(p) : top(q), low = p.e < q.e ? p.e : q.e;
         const int e0 = low > high - 120 ? low : high - 120;
