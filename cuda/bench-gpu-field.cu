@@ -101,7 +101,6 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
         printf("| G1 mixed addition | the MSM's (those, values below 2p) | %.3g | %.1f | %.2fx |\n",
                msm, 1e12 / msm, base / msm);
         ok &= f64_madd_rows(l, base, input, ref, out, d_points, npoints);
-        ok &= f64_whole_madd_rows(l, base, input, ref, out, d_points, npoints);
         CHECK(cudaFree(d_points));
         free(input);
         free(ref);

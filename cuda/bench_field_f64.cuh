@@ -2,15 +2,13 @@
 /*
  * bench-gpu-field's rows for Fp's product on the FP64 pipe (field_f64.cuh):
  * each form alone, beside the paired IMAD product, and as some of the
- * MSM's mixed addition's products, and the whole addition in that form
- * (field_f64_lazy.cuh) on every warp or on every other one beside the
- * IMAD form; each result checked against the CIOS product's bits.
+ * MSM's mixed addition's products; each result checked against the CIOS
+ * product's bits.
  */
 #pragma once
 
 #include "bench_field.cuh"
 #include "field_f64.cuh"
-#include "field_f64_lazy.cuh"
 
 template <f64_sums S> CUZK_HD_NOINLINE fp_f64 mul_f64_out_of_line(fp_f64 a, fp_f64 b) {
         return mont_mul_f64_as<S>(a, b);
@@ -151,7 +149,7 @@ static bool f64_madd_rows(const launch &l, double base, const g1_xyzz_dev *input
                 const char *name;
                 bool (*row)(const char *, const launch &, double, const g1_xyzz_dev *,
                             const g1_xyzz_dev *, g1_xyzz_dev *, const g1_affine_dev *, unsigned);
-        } rows[8] = {
+        } rows[6] = {
                 {"6 plain products on FP64 (bit patterns)", f64_madd_row<1, B>},
                 {"3 of 6 on FP64 (bit patterns)", f64_madd_row<2, B>},
                 {"6 plain products on FP64 (low doubles)", f64_madd_row<1, D>},
@@ -162,63 +160,5 @@ static bool f64_madd_rows(const launch &l, double base, const g1_xyzz_dev *input
         bool ok = true;
         for (const auto &r : rows)
                 ok &= r.row(r.name, l, base, input, ref, out, d_points, npoints);
-        return ok;
-}
-
-/* madd_loop with the bucket and each point in the FP64 form
- * (field_f64_lazy.cuh); when Split, the odd warps of a block keep the IMAD
- * form (mul_called_lazy), so both pipes have warps to run. Unbounded it
- * takes ~250 registers (8 warps an SM); MinBlocks 3 holds it to level 0's
- * 170 (12 warps), spilling. Blocks of 128 threads. */
-template <f64_sums S, bool Split, int MinBlocks = 1>
-__global__ void __launch_bounds__(128, MinBlocks)
-        f64_madd_loop(g1_xyzz_dev *acc, const g1_affine_dev *points, unsigned npoints,
-                      unsigned iterations) {
-        const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-        if (Split && threadIdx.x / 32 % 2) {
-                g1_xyzz_dev a = acc[t];
-                for (unsigned i = 0; i < iterations; i++)
-                        a.add_affine(points[(t + i) % npoints], i & 1, mul_called_lazy());
-                acc[t] = a.canonical(mul_called_lazy());
-                return;
-        }
-        const mul_f64_lazy<S> mul;
-        g1_xyzz_f64 a = g1_xyzz_to_f64(acc[t]);
-        for (unsigned i = 0; i < iterations; i++)
-                a.add_affine(g1_affine_to_f64(points[(t + i) % npoints]), i & 1, mul);
-        acc[t] = g1_xyzz_from_f64(a.canonical(mul));
-}
-
-static bool f64_whole_madd_rows(const launch &l, double base, const g1_xyzz_dev *input,
-                                const g1_xyzz_dev *ref, g1_xyzz_dev *out,
-                                const g1_affine_dev *d_points, unsigned npoints) {
-        constexpr f64_sums B = f64_sums::bit_patterns, D = f64_sums::low_doubles,
-                           F = f64_sums::fma_only;
-        using kernel_t = void (*)(g1_xyzz_dev *, const g1_affine_dev *, unsigned, unsigned);
-        struct {
-                const char *name;
-                kernel_t kernel;
-        } rows[8] = {
-                {"all on FP64, every warp (bit patterns)", f64_madd_loop<B, false>},
-                {"all on FP64, every warp (low doubles)", f64_madd_loop<D, false>},
-                {"all on FP64, every warp (FMAs alone)", f64_madd_loop<F, false>},
-                {"all on FP64 (bit patterns) in even warps, IMAD in odd", f64_madd_loop<B, true>},
-                {"all on FP64 (low doubles) in even warps, IMAD in odd", f64_madd_loop<D, true>},
-                {"all on FP64 (FMAs alone) in even warps, IMAD in odd", f64_madd_loop<F, true>},
-                {"all on FP64, every warp (FMAs alone), 170 registers", f64_madd_loop<F, false, 3>},
-                {"all on FP64 (FMAs alone) in even warps, IMAD in odd, 170 registers",
-                 f64_madd_loop<F, true, 3>},
-        };
-        const size_t count = (size_t)l.blocks * l.threads;
-        bool ok = true;
-        for (const auto &r : rows) {
-                const float ms = best_ms(input, out, count, [&](g1_xyzz_dev *d) {
-                        r.kernel<<<l.blocks, l.threads>>>(d, d_points, npoints, l.iterations);
-                });
-                const double rate = (double)l.iterations * count / (ms * 1e-3);
-                printf("| G1 mixed addition | %s | %.3g | %.1f | %.2fx |\n", r.name, rate,
-                       1e12 / rate, base / rate);
-                ok &= same_bytes(out, ref, count * sizeof(*out), r.name);
-        }
         return ok;
 }

@@ -20,7 +20,6 @@
 #include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
 #include "cuda/field_f64.cuh"
-#include "cuda/field_f64_lazy.cuh"
 #include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
@@ -154,22 +153,6 @@ static bool lazy_matches(const fp_dev &d, const fp_t &h) {
         return below_2m(d) && same(field_canonical(d), h);
 }
 
-/* Four random operands for case i of the lazy forms' tests: a = 0 in the
- * first four cases, all four m - 1 in the next four. */
-static void lazy_operands(int i, fp_t *a, fp_t *b, fp_t *c, fp_t *d) {
-        random_fp(a);
-        random_fp(b);
-        random_fp(c);
-        random_fp(d);
-        if (i < 4)
-                fp_set_zero(a);
-        if (i >= 4 && i < 8) {
-                fp_set_one(a);
-                fp_neg(a, a);
-                *b = *c = *d = *a;
-        }
-}
-
 /* The lazy form's operations on operands below 2m (canonical values and
  * those plus m), against zk/'s on the canonical ones; the edge cases 0,
  * m (0 plus m), m - 1 and 2m - 1. */
@@ -178,7 +161,17 @@ static void test_fp_lazy(void) {
         bool ok_zero = true;
         for (int i = 0; i < 20000; i++) {
                 fp_t a, b, c, d, r, t;
-                lazy_operands(i, &a, &b, &c, &d);
+                random_fp(&a);
+                random_fp(&b);
+                random_fp(&c);
+                random_fp(&d);
+                if (i < 4)
+                        fp_set_zero(&a);
+                if (i >= 4 && i < 8) {
+                        fp_set_one(&a);
+                        fp_neg(&a, &a);
+                        b = c = d = a;
+                }
                 const fp_dev la = lazy_form(a, i & 1), lb = lazy_form(b, i & 2),
                              lc = lazy_form(c, i & 4), ld = lazy_form(d, i & 8);
                 fp_mul(&r, &a, &b);
@@ -229,13 +222,6 @@ static void test_host_fma(void) {
         }
         cases.report(ok, "host FMA for the emulation: as the C library's, to nearest and toward "
                          "zero (200000 random, cancelling)");
-}
-
-/* One case of a test run for several forms: "PREFIX, FORM: WHAT". */
-static void report_form(bool ok, const char *prefix, const char *form, const char *what) {
-        char line[200];
-        snprintf(line, sizeof(line), "%s, %s: %s", prefix, form, what);
-        cases.report(ok, line);
 }
 
 /* The FP64 form's value plus p, limb by limb (a value below 2p when x is
@@ -300,7 +286,9 @@ template <f64_sums S> static void test_fp_f64(const char *form) {
         }
         ok_chain &= same(fp_from_f64(fa), a);
         const auto report = [form](bool ok, const char *what) {
-                report_form(ok, "fp on the FP64 pipe", form, what);
+                char line[160];
+                snprintf(line, sizeof(line), "fp on the FP64 pipe, %s: %s", form, what);
+                cases.report(ok, line);
         };
         report(ok_mul, "mul (below 2p in; 20000 random, 0, p, -1, 2p - 1)");
         report(ok_form, "results are 48-bit integer limbs below 2p");
@@ -683,88 +671,6 @@ static void test_curve(void) {
         cases.report(ok_lazy, "g1 xyzz mixed add in the lazy form, bit for bit once canonical");
         cases.report(ok_add, "g1 xyzz add");
         cases.report(ok_dbl, "g1 xyzz dbl");
-}
-
-/* A value in field_f64_lazy.cuh's form, plus p when plus_p (below 2p). */
-static fp_f64_lazy f64_lazy_form(const fp_t &a, bool plus_p) {
-        const fp_f64 x = fp_to_f64(as_dev<fp_dev>(a));
-        return fp_f64_lazy::from(plus_p ? f64_plus_p(x) : x);
-}
-
-/* Below 2p in 48-bit limbs and, made canonical, zk/'s value. */
-static bool f64_lazy_matches(const fp_f64_lazy &x, const fp_t &h) {
-        return f64_in_form(x.f) && same(fp_from_f64(x.f), h);
-}
-
-/* The mixed addition on the FP64 pipe (field_f64_lazy.cuh): its sums,
- * differences, negations and zero tests against zk/'s on operands below 2p
- * (0, p - 1, p, 2p - 1 among them); then additions onto a bucket kept in
- * that form against the lazy IMAD form's (mul_called_lazy), bit for bit once
- * canonical, through equal, opposite, infinite and negated points. */
-template <f64_sums S> static void test_f64_madd(const char *form) {
-        bool ok_ops = true, ok_zero = true, ok_madd = true;
-        const mul_f64_lazy<S> mul;
-        for (int i = 0; i < 20000; i++) {
-                fp_t a, b, c, d, r, t;
-                lazy_operands(i, &a, &b, &c, &d);
-                const fp_f64_lazy la = f64_lazy_form(a, i & 1), lb = f64_lazy_form(b, i & 2),
-                                  lc = f64_lazy_form(c, i & 4), ld = f64_lazy_form(d, i & 8);
-                fp_add(&r, &a, &b);
-                ok_ops &= f64_lazy_matches(mul.add(la, lb), r);
-                fp_sub(&r, &a, &b);
-                ok_ops &= f64_lazy_matches(mul.sub(la, lb), r);
-                fp_neg(&r, &a);
-                ok_ops &= f64_lazy_matches(mul.neg(la), r) && f64_lazy_matches(la.neg(), r);
-                ok_ops &= f64_lazy_matches(mul.canonical(la), a) &&
-                          same(mul.canonical(la).canonical_dev(), a) &&
-                          mul.canonical(la).f.v[fp_f64::N - 1] <= (double)fp_f64::modulus(7);
-                fp_mul(&t, &c, &d);
-                fp_mul(&r, &a, &b);
-                fp_add(&r, &r, &t);
-                ok_ops &= f64_lazy_matches(mul.mul_add(la, lb, lc, ld), r);
-                ok_zero &= mul.is_zero(la) == fp_is_zero(&a);
-        }
-        for (int i = 0; i < 200; i++) {
-                g1_affine_t p, q;
-                g1_xyzz_t hacc;
-                random_g1(&p);
-                random_g1(&q);
-                if (i % 5 == 1)
-                        q = p;
-                if (i % 5 == 2)
-                        g1_affine_neg(&q, &p);
-                if (i % 5 == 3)
-                        g1_affine_set_infinity(&q);
-                g1_xyzz_from_affine(&hacc, &p);
-                g1_xyzz_dbl(&hacc, &hacc);
-                g1_xyzz_dev want = as_dev<g1_xyzz_dev>(hacc);
-                g1_xyzz_f64 got = g1_xyzz_to_f64(want);
-                got.x = f64_lazy_form(hacc.x, i & 4);
-                got.zz = f64_lazy_form(hacc.zz, i & 8);
-                const g1_affine_dev points[3] = {as_dev<g1_affine_dev>(q), as_dev<g1_affine_dev>(p),
-                                                 as_dev<g1_affine_dev>(q)};
-                for (int k = 0; k < 3; k++) {
-                        const bool negate = (i + k) % 2;
-                        want.add_affine(points[k], negate, mul_called_lazy());
-                        got.add_affine(g1_affine_to_f64(points[k]), negate, mul);
-                }
-                if (i % 7 == 0) { /* a bucket from infinity, then the same point twice */
-                        want = g1_xyzz_dev::infinity();
-                        got = g1_xyzz_f64::infinity();
-                        for (int k = 0; k < 2; k++) {
-                                want.add_affine(points[1], false, mul_called_lazy());
-                                got.add_affine(g1_affine_to_f64(points[1]), false, mul);
-                        }
-                }
-                ok_madd &= same(g1_xyzz_from_f64(got.canonical(mul)),
-                                want.canonical(mul_called_lazy()));
-        }
-        const auto report = [form](bool ok, const char *what) {
-                report_form(ok, "g1 mixed add on the FP64 pipe", form, what);
-        };
-        report(ok_ops, "add, sub, neg, canonical, a b + c d (below 2p; 20000 random, 0, -1)");
-        report(ok_zero, "zero test (0 and p)");
-        report(ok_madd, "bucket additions as the lazy IMAD form's, bit for bit once canonical");
 }
 
 /* ---- MSM ---- */
@@ -1276,8 +1182,6 @@ int main(void) {
         test_ntt(12, 3, 4, 5); /* many passes, each table for some */
         test_h();
         test_curve();
-        test_f64_madd<f64_sums::bit_patterns>("low halves as bit patterns");
-        test_f64_madd<f64_sums::fma_only>("FMAs alone");
         test_digit_planes();
         test_window_reduction<g1_emu>(16, 1); /* three levels: 5, 5 and 4 bits */
         test_window_reduction<g1_emu>(9, -1); /* one level */
