@@ -421,6 +421,15 @@ static void run_until_workers_below(struct ctx *c, unsigned limit, unsigned time
         }
 }
 
+/* Runs until a worker slot is free (fewer busy than the executor's max_workers): by
+ * the slots' state, where run_until_slot_free below counts slot_free calls. */
+static void run_until_worker_free(struct ctx *c, unsigned timeout_s) {
+        struct executor_status status;
+
+        executor_get_status(c->executor, &status);
+        run_until_workers_below(c, status.max_workers, timeout_s);
+}
+
 static void submit(struct ctx *c, uint64_t task_id, const struct job_inputs *in, unsigned partition,
                    uint64_t abc_bytes, uint64_t rest_bytes) {
         struct executor_task task = {
@@ -848,7 +857,7 @@ static void test_two_provers(void **state) {
         run_until_prover_settled(c, 0, 60);
         run_until_prover_settled(c, 1, 60);
         for (uint64_t id = 1; id <= 4; id++) {
-                run_until_workers_below(c, 2, 30);
+                run_until_worker_free(c, 30);
                 submit_roomy(c, id, &snarkjs_job, 0);
                 run_until_done(c, (size_t)id, 120);
                 expect_snarkjs_proof(&c->done[id - 1]);
@@ -909,7 +918,7 @@ static void test_one_of_two_provers_killed(void **state) {
         assert_int_equal(c->done[1].failure, EXECUTOR_FAILED_PROVER);
         assert_non_null(strstr(c->done[1].message, "prover-0"));
         /* at once, while prover-0 restarts: prover-1 takes it */
-        run_until_workers_below(c, 2, 30);
+        run_until_worker_free(c, 30);
         submit_roomy(c, 3, &snarkjs_job, 0);
         run_until_done(c, 3, 120);
         expect_snarkjs_proof(&c->done[2]);
