@@ -43,16 +43,23 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         random_limbs(input->v, count * F::N, top_mask, F::N);
         const double base = time_products<F, cios_inlined>(l, input, ref, count);
         bool ok = true;
-        double rate[4] = {base, 0, 0, 0};
+        double rate[7] = {base, 0, 0, 0, 0, 0, 0};
         rate[1] = time_products<F, cios_called>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "CIOS, called");
         rate[2] = time_products<F, paired_inlined>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, inlined");
         rate[3] = time_products<F, paired_called>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, called");
-        const char *names[4] = {"CIOS, inlined", "CIOS, called", "paired, inlined",
-                                "paired, called"};
-        for (int i = 0; i < 4; i++)
+        rate[4] = time_products<F, kara_form<false>>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba, inlined");
+        rate[5] = time_products<F, kara_form<true>>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba, called");
+        rate[6] = time_products<F, kara_form<true, 2>>(l, input, out, count);
+        ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba two levels, called");
+        const char *names[7] = {"CIOS, inlined",       "CIOS, called",       "paired, inlined",
+                                "paired, called",      "Karatsuba, inlined", "Karatsuba, called",
+                                "Karatsuba x2, called"};
+        for (int i = 0; i < 7; i++)
                 printf("| %s product | %s | %.3g | %.1f | %.2fx |\n", field_name, names[i], rate[i],
                        1e12 / rate[i], base / rate[i]);
         if constexpr (F::N == 12)
@@ -93,6 +100,10 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
         ok &= same_bytes(out, ref, count * sizeof(*out), "the reduced form's mixed addition");
         const double msm = time_madd<mul_called_lazy>(l, input, out, d_points, npoints);
         ok &= same_bytes(out, ref, count * sizeof(*out), "the MSM's mixed addition");
+        const double kara = time_madd<kara_called_lazy<1>>(l, input, out, d_points, npoints);
+        ok &= same_bytes(out, ref, count * sizeof(*out), "the Karatsuba lazy mixed addition");
+        const double kara2 = time_madd<kara_called_lazy<2>>(l, input, out, d_points, npoints);
+        ok &= same_bytes(out, ref, count * sizeof(*out), "the Karatsuba x2 lazy mixed addition");
         printf("| G1 mixed addition | CIOS, called | %.3g | %.1f | 1.00x |\n", base, 1e12 / base);
         printf("| G1 mixed addition | paired products only, called | %.3g | %.1f | %.2fx |\n",
                paired, 1e12 / paired, base / paired);
@@ -100,6 +111,11 @@ static bool madd_rows(const launch &l, double *ret_called_rate) {
                called, 1e12 / called, base / called);
         printf("| G1 mixed addition | the MSM's (those, values below 2p) | %.3g | %.1f | %.2fx |\n",
                msm, 1e12 / msm, base / msm);
+        printf("| G1 mixed addition | lazy, Karatsuba products and sums | %.3g | %.1f | %.2fx |\n",
+               kara, 1e12 / kara, base / kara);
+        printf("| G1 mixed addition | lazy, Karatsuba x2 products and sums | %.3g | %.1f | %.2fx "
+               "|\n",
+               kara2, 1e12 / kara2, base / kara2);
         ok &= f64_madd_rows(l, base, input, ref, out, d_points, npoints);
         CHECK(cudaFree(d_points));
         free(input);

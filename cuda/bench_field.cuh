@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "curve.cuh"
+#include "field_kara.cuh"
 
 using namespace cuzk;
 
@@ -54,6 +55,42 @@ using cios_inlined = product_form<false, false>;
 using cios_called = product_form<false, true>;
 using paired_inlined = product_form<true, false>;
 using paired_called = product_form<true, true>;
+
+template <int Levels, class F> CUZK_HD_NOINLINE F mul_kara_out_of_line(F a, F b) {
+        return field_mul_kara<Levels>(a, b);
+}
+
+/* The Karatsuba product (field_kara.cuh), inlined or called. */
+template <bool Called, int Levels = 1> struct kara_form : sums_reduced {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return Called ? mul_kara_out_of_line<Levels>(a, b) : field_mul_kara<Levels>(a, b);
+        }
+        template <class F> CUZK_HD F sqr(const F &a) const {
+                return (*this)(a, a);
+        }
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return (*this)(a, b) + (*this)(c, d);
+        }
+};
+
+template <int Levels, class P>
+CUZK_HD_NOINLINE field<P> kara_lazy_out_of_line(field<P> a, field<P> b) {
+        return kara_rounds<P, Levels>(a, b);
+}
+template <int Levels, class F>
+CUZK_HD_NOINLINE F kara_mul_add_lazy_out_of_line(F a, F b, F c, F d) {
+        return kara_mul_add_rounds<Levels>(a, b, c, d);
+}
+
+/* The MSM's lazy form with Karatsuba products and sums of products. */
+template <int Levels> struct kara_called_lazy : mul_called_lazy {
+        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
+                return kara_lazy_out_of_line<Levels>(a, b);
+        }
+        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
+                return kara_mul_add_lazy_out_of_line<Levels>(a, b, c, d);
+        }
+};
 
 /* The other operations as a product_loop step, each with its form built
  * from CIOS products to compare bits against: a^2, and a b + b^2. */

@@ -168,4 +168,15 @@ struct carry_chain {
         }
 };
 
+/* s = a + b over K limbs (s may be a); a carry out of the top is the
+ * caller's to rule out. */
+template <int K> CUZK_HD void add_limbs(uint32_t *s, const uint32_t *a, const uint32_t *b) {
+        carry_chain c;
+        s[0] = c.add_cc(a[0], b[0]);
+        CUZK_UNROLL
+        for (int k = 1; k < K - 1; k++)
+                s[k] = c.addc_cc(a[k], b[k]);
+        s[K - 1] = c.addc(a[K - 1], b[K - 1]);
+}
+
 } // namespace cuzk

@@ -20,6 +20,7 @@
 #include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
 #include "cuda/field_f64.cuh"
+#include "cuda/field_kara.cuh"
 #include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
@@ -71,7 +72,7 @@ template <class D, class H> static bool same(const D &d, const H &h) {
 #define FIELD_TEST(NAME, DEV, HOST, RANDOM, PREFIX)                                              \
         static void NAME(void) {                                                                 \
                 bool ok_mul = true, ok_cios = true, ok_add = true, ok_sub = true, ok_neg = true; \
-                bool ok_sqr = true;                                                              \
+                bool ok_sqr = true, ok_kara = true, ok_kara2 = true;                             \
                 for (int i = 0; i < 20000; i++) {                                                \
                         HOST a, b, r;                                                            \
                         RANDOM(&a);                                                              \
@@ -89,6 +90,8 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                         PREFIX##_mul(&r, &a, &b);                                                \
                         ok_mul &= same(da * db, r);                                              \
                         ok_cios &= same(DEV::mont_mul(da, db), r);                               \
+                        ok_kara &= same(field_mul_kara(da, db), r);                              \
+                        ok_kara2 &= same(field_mul_kara<2>(da, db), r);                          \
                         PREFIX##_mul(&r, &a, &a);                                                \
                         ok_sqr &= same(da.sqr(), r);                                             \
                         PREFIX##_add(&r, &a, &b);                                                \
@@ -100,6 +103,8 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                 }                                                                                \
                 cases.report(ok_mul, #PREFIX " mul (20000 random, 0, 1, -1)");                   \
                 cases.report(ok_cios, #PREFIX " CIOS mul (the reference form)");                 \
+                cases.report(ok_kara, #PREFIX " Karatsuba mul");                                 \
+                cases.report(ok_kara2, #PREFIX " Karatsuba mul, two levels");                    \
                 cases.report(ok_sqr, #PREFIX " sqr (cross products once)");                      \
                 cases.report(ok_add, #PREFIX " add");                                            \
                 cases.report(ok_sub, #PREFIX " sub");                                            \
@@ -158,7 +163,7 @@ static bool lazy_matches(const fp_dev &d, const fp_t &h) {
  * m (0 plus m), m - 1 and 2m - 1. */
 static void test_fp_lazy(void) {
         bool ok_mul = true, ok_sqr = true, ok_mul_add = true, ok_add = true, ok_sub = true;
-        bool ok_zero = true;
+        bool ok_zero = true, ok_kara = true, ok_kara_add = true;
         for (int i = 0; i < 20000; i++) {
                 fp_t a, b, c, d, r, t;
                 random_fp(&a);
@@ -176,12 +181,16 @@ static void test_fp_lazy(void) {
                              lc = lazy_form(c, i & 4), ld = lazy_form(d, i & 8);
                 fp_mul(&r, &a, &b);
                 ok_mul &= lazy_matches(field_mul_lazy(la, lb), r);
+                ok_kara &= lazy_matches(kara_rounds(la, lb), r);
+                ok_kara &= lazy_matches(kara_rounds<fp_params, 2>(la, lb), r);
                 fp_mul(&r, &a, &a);
                 ok_sqr &= lazy_matches(field_sqr_lazy(la), r);
                 fp_mul(&t, &c, &d);
                 fp_mul(&r, &a, &b);
                 fp_add(&r, &r, &t);
                 ok_mul_add &= lazy_matches(field_mul_add_lazy(la, lb, lc, ld), r);
+                ok_kara_add &= lazy_matches(kara_mul_add_rounds(la, lb, lc, ld), r);
+                ok_kara_add &= lazy_matches(kara_mul_add_rounds<2>(la, lb, lc, ld), r);
                 fp_add(&r, &a, &b);
                 ok_add &= lazy_matches(field_add_lazy(la, lb), r);
                 fp_sub(&r, &a, &b);
@@ -193,6 +202,8 @@ static void test_fp_lazy(void) {
         cases.report(ok_mul, "fp lazy mul (below 2m in and out; 20000 random, 0, m, -1, 2m - 1)");
         cases.report(ok_sqr, "fp lazy sqr");
         cases.report(ok_mul_add, "fp lazy a b + c d");
+        cases.report(ok_kara, "fp lazy Karatsuba mul (one and two levels)");
+        cases.report(ok_kara_add, "fp lazy Karatsuba a b + c d (one and two levels)");
         cases.report(ok_add, "fp lazy add");
         cases.report(ok_sub, "fp lazy sub and neg");
         cases.report(ok_zero, "fp lazy zero test (0 and m)");

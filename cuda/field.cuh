@@ -125,13 +125,8 @@ template <class P> struct alignas(16) field {
 
         /* a + b, no reduction; a + b < 2^(32n) is the caller's to know. */
         CUZK_HD static field add_plain(const field &a, const field &b) {
-                carry_chain c;
                 field s;
-                s.v[0] = c.add_cc(a.v[0], b.v[0]);
-                CUZK_UNROLL
-                for (int i = 1; i < N - 1; i++)
-                        s.v[i] = c.addc_cc(a.v[i], b.v[i]);
-                s.v[N - 1] = c.addc(a.v[N - 1], b.v[N - 1]);
+                add_limbs<N>(s.v, a.v, b.v);
                 return s;
         }
 
@@ -282,18 +277,53 @@ template <class P> struct alignas(16) field {
         }
 
         /* The limbs paired_mad_row multiplies: a value's (registers) or the
-         * modulus's (immediates). */
+         * modulus's (immediates). A modulus limb of 1 or 2^32 - 1 needs no
+         * multiply (limb_product); Fr's limbs 0 and 1 are such. */
         struct value_limbs {
                 const field &f;
                 CUZK_HD uint32_t operator()(int j) const {
                         return f.v[j];
+                }
+                CUZK_HD static constexpr bool free(int) {
+                        return false;
                 }
         };
         struct modulus_limbs {
                 CUZK_HD constexpr uint32_t operator()(int j) const {
                         return P::modulus(j);
                 }
+                CUZK_HD static constexpr bool free(int j) {
+                        return P::modulus(j) == 1u || P::modulus(j) == 0xffffffffu;
+                }
         };
+
+        /* (lo, hi) of k times a limb of 1 or 2^32 - 1 by adds alone:
+         * k (2^32 - 1) = (k - 1) 2^32 + (2^32 - k) for k > 0, and 0 for
+         * k = 0. */
+        CUZK_HD static void limb_product(uint32_t limb, uint32_t k, uint32_t &lo, uint32_t &hi) {
+                if (limb == 1u) {
+                        lo = k;
+                        hi = 0;
+                } else {
+                        lo = 0u - k;
+                        hi = k - (k != 0u);
+                }
+        }
+
+        /* (lo, hi) += a(j) k in chain c: first opens it, last closes it. */
+        template <class Limbs>
+        CUZK_HD static void mad_pair(carry_chain &c, bool first, bool last, const Limbs &a, int j,
+                                     uint32_t k, uint32_t &lo, uint32_t &hi) {
+                if (Limbs::free(j)) {
+                        uint32_t pl, ph;
+                        limb_product(a(j), k, pl, ph);
+                        lo = first ? c.add_cc(lo, pl) : c.addc_cc(lo, pl);
+                        hi = last ? c.addc(hi, ph) : c.addc_cc(hi, ph);
+                        return;
+                }
+                lo = first ? c.mad_lo_cc(a(j), k, lo) : c.madc_lo_cc(a(j), k, lo);
+                hi = last ? c.madc_hi(a(j), k, hi) : c.madc_hi_cc(a(j), k, hi);
+        }
 
         /* t += a k in the frame of paired_row (x aligned, y[k] limb k + 1),
          * without moving it. */
@@ -301,23 +331,13 @@ template <class P> struct alignas(16) field {
         CUZK_HD static void paired_mad_row(uint32_t (&x)[N], uint32_t (&y)[N], const Limbs &a,
                                            uint32_t k) {
                 carry_chain c;
-                y[0] = c.mad_lo_cc(a(1), k, y[0]);
-                y[1] = c.madc_hi_cc(a(1), k, y[1]);
                 CUZK_UNROLL
-                for (int j = 2; j < N - 2; j += 2) {
-                        y[j] = c.madc_lo_cc(a(j + 1), k, y[j]);
-                        y[j + 1] = c.madc_hi_cc(a(j + 1), k, y[j + 1]);
-                }
-                y[N - 2] = c.madc_lo_cc(a(N - 1), k, y[N - 2]);
-                y[N - 1] = c.madc_hi(a(N - 1), k, y[N - 1]);
+                for (int j = 1; j < N; j += 2)
+                        mad_pair(c, j == 1, j == N - 1, a, j, k, y[j - 1], y[j]);
                 carry_chain d;
-                x[0] = d.mad_lo_cc(a(0), k, x[0]);
-                x[1] = d.madc_hi_cc(a(0), k, x[1]);
                 CUZK_UNROLL
-                for (int j = 2; j < N; j += 2) {
-                        x[j] = d.madc_lo_cc(a(j), k, x[j]);
-                        x[j + 1] = d.madc_hi_cc(a(j), k, x[j + 1]);
-                }
+                for (int j = 0; j < N; j += 2)
+                        mad_pair(d, j == 0, false, a, j, k, x[j], x[j + 1]);
                 y[N - 1] = d.addc(y[N - 1], 0);
         }
 
@@ -438,12 +458,7 @@ template <class P> struct alignas(16) field {
                         cross_row<1>(v, a, i);
                 }
                 /* u = 2 (u + v) + the squares of the limbs */
-                carry_chain c;
-                u[0] = c.add_cc(u[0], v[0]);
-                CUZK_UNROLL
-                for (int k = 1; k < 2 * N - 1; k++)
-                        u[k] = c.addc_cc(u[k], v[k]);
-                u[2 * N - 1] = c.addc(u[2 * N - 1], v[2 * N - 1]);
+                add_limbs<2 * N>(u, u, v);
                 CUZK_UNROLL
                 for (int k = 2 * N - 1; k > 0; k--)
                         u[k] = shift_left_1(u[k], u[k - 1]);
@@ -458,7 +473,13 @@ template <class P> struct alignas(16) field {
                 }
                 u[2 * N - 2] = d.madc_lo_cc(a.v[N - 1], a.v[N - 1], u[2 * N - 2]);
                 u[2 * N - 1] = d.madc_hi(a.v[N - 1], a.v[N - 1], u[2 * N - 1]);
-                /* redc of the low half: the paired rounds, rows left out */
+                return redc_wide(u);
+        }
+
+        /* T / R mod m for T < 2^(32n) m (2n limbs): redc(T mod R) by the
+         * paired rounds without rows, at most m, plus T's high half. The sum
+         * stays below 2^(32n); the callers bound it by 2m. */
+        CUZK_HD static field redc_wide(const uint32_t (&u)[2 * N]) {
                 uint32_t e[N], o[N];
                 CUZK_UNROLL
                 for (int k = 0; k < N; k++) {
@@ -476,7 +497,6 @@ template <class P> struct alignas(16) field {
                                 paired_redc(e, o);
                         }
                 }
-                /* + the high half: below 2m, so one subtraction reduces it */
                 field high;
                 CUZK_UNROLL
                 for (int k = 0; k < N; k++)
