@@ -50,11 +50,11 @@ static bool product_rows(const char *field_name, const launch &l, uint32_t top_m
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, inlined");
         rate[3] = time_products<F, paired_called>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "paired, called");
-        rate[4] = time_products<F, kara_form<false>>(l, input, out, count);
+        rate[4] = time_products<F, product_form<1, false>>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba, inlined");
-        rate[5] = time_products<F, kara_form<true>>(l, input, out, count);
+        rate[5] = time_products<F, product_form<1, true>>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba, called");
-        rate[6] = time_products<F, kara_form<true, 2>>(l, input, out, count);
+        rate[6] = time_products<F, product_form<2, true>>(l, input, out, count);
         ok &= same_bytes(out, ref, count * sizeof(F), "Karatsuba two levels, called");
         const char *names[7] = {"CIOS, inlined",       "CIOS, called",       "paired, inlined",
                                 "paired, called",      "Karatsuba, inlined", "Karatsuba, called",

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "curve.cuh"
-#include "field_kara.cuh"
 
 using namespace cuzk;
 
@@ -31,18 +30,21 @@ template <class F> CUZK_HD_NOINLINE F mul_cios_out_of_line(F a, F b) {
         return F::mont_mul(a, b);
 }
 
-template <class F> CUZK_HD_NOINLINE F mul_paired_out_of_line(F a, F b) {
-        return F::mont_mul_paired(a, b);
+template <int Levels, class F> CUZK_HD_NOINLINE F mul_rounds_out_of_line(F a, F b) {
+        return F::reduce_once(F::template product_rounds<Levels>(a, b));
 }
 
-/* One form of the product: CIOS or paired, inlined or called out of line
- * (as the MSM's hot loop calls it); squares and sums of two products as
- * plain products. */
-template <bool Paired, bool Called> struct product_form : sums_reduced {
+/* The CIOS product (Levels < 0), the paired one (0) or Karatsuba (1, 2
+ * levels), inlined or called out of line (as the MSM's hot loop calls
+ * it); squares and sums of two products as plain products. */
+template <int Levels, bool Called> struct product_form : sums_reduced {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                if (Called)
-                        return Paired ? mul_paired_out_of_line(a, b) : mul_cios_out_of_line(a, b);
-                return Paired ? F::mont_mul_paired(a, b) : F::mont_mul(a, b);
+                if constexpr (Levels < 0)
+                        return Called ? mul_cios_out_of_line(a, b) : F::mont_mul(a, b);
+                else if constexpr (Called)
+                        return mul_rounds_out_of_line<Levels>(a, b);
+                else
+                        return F::reduce_once(F::template product_rounds<Levels>(a, b));
         }
         template <class F> CUZK_HD F sqr(const F &a) const {
                 return (*this)(a, a);
@@ -51,44 +53,26 @@ template <bool Paired, bool Called> struct product_form : sums_reduced {
                 return (*this)(a, b) + (*this)(c, d);
         }
 };
-using cios_inlined = product_form<false, false>;
-using cios_called = product_form<false, true>;
-using paired_inlined = product_form<true, false>;
-using paired_called = product_form<true, true>;
+using cios_inlined = product_form<-1, false>;
+using cios_called = product_form<-1, true>;
+using paired_inlined = product_form<0, false>;
+using paired_called = product_form<0, true>;
 
-template <int Levels, class F> CUZK_HD_NOINLINE F mul_kara_out_of_line(F a, F b) {
-        return field_mul_kara<Levels>(a, b);
+template <int Levels, class F> CUZK_HD_NOINLINE F lazy_rounds_out_of_line(F a, F b) {
+        return F::template product_rounds<Levels>(a, b);
+}
+template <int Levels, class F> CUZK_HD_NOINLINE F lazy_mul_add_out_of_line(F a, F b, F c, F d) {
+        return F::template mul_add_rounds<Levels>(a, b, c, d);
 }
 
-/* The Karatsuba product (field_kara.cuh), inlined or called. */
-template <bool Called, int Levels = 1> struct kara_form : sums_reduced {
-        template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return Called ? mul_kara_out_of_line<Levels>(a, b) : field_mul_kara<Levels>(a, b);
-        }
-        template <class F> CUZK_HD F sqr(const F &a) const {
-                return (*this)(a, a);
-        }
-        template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
-                return (*this)(a, b) + (*this)(c, d);
-        }
-};
-
-template <int Levels, class P>
-CUZK_HD_NOINLINE field<P> kara_lazy_out_of_line(field<P> a, field<P> b) {
-        return kara_rounds<P, Levels>(a, b);
-}
-template <int Levels, class F>
-CUZK_HD_NOINLINE F kara_mul_add_lazy_out_of_line(F a, F b, F c, F d) {
-        return kara_mul_add_rounds<Levels>(a, b, c, d);
-}
-
-/* The MSM's lazy form with Karatsuba products and sums of products. */
+/* The MSM's lazy form with products and sums of products in the form of
+ * Levels (0 the paired one). */
 template <int Levels> struct kara_called_lazy : mul_called_lazy {
         template <class F> CUZK_HD F operator()(const F &a, const F &b) const {
-                return kara_lazy_out_of_line<Levels>(a, b);
+                return lazy_rounds_out_of_line<Levels>(a, b);
         }
         template <class F> CUZK_HD F mul_add(const F &a, const F &b, const F &c, const F &d) const {
-                return kara_mul_add_lazy_out_of_line<Levels>(a, b, c, d);
+                return lazy_mul_add_out_of_line<Levels>(a, b, c, d);
         }
 };
 

@@ -45,7 +45,7 @@ __global__ void side_by_side_loop(fp_dev *io, unsigned iterations) {
         const size_t u = t + (size_t)gridDim.x * blockDim.x;
         fp_dev a = io[2 * t], b = io[2 * t + 1];
         fp_f64 c = fp_to_f64(io[2 * u]), d = fp_to_f64(io[2 * u + 1]);
-        const product_form<true, Called> imad;
+        const product_form<0, Called> imad;
         const f64_product<Called, S> fpu;
         for (unsigned i = 0; i < iterations; i++) {
                 a = imad(a, b);

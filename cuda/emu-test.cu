@@ -20,7 +20,6 @@
 #include "cuda/emu_lanes.h"
 #include "cuda/field.cuh"
 #include "cuda/field_f64.cuh"
-#include "cuda/field_kara.cuh"
 #include "cuda/field_lazy.cuh"
 #include "cuda/gpu-tuning.h"
 #include "cuda/groth16_steps.cuh"
@@ -90,8 +89,8 @@ template <class D, class H> static bool same(const D &d, const H &h) {
                         PREFIX##_mul(&r, &a, &b);                                                \
                         ok_mul &= same(da * db, r);                                              \
                         ok_cios &= same(DEV::mont_mul(da, db), r);                               \
-                        ok_kara &= same(field_mul_kara(da, db), r);                              \
-                        ok_kara2 &= same(field_mul_kara<2>(da, db), r);                          \
+                        ok_kara &= same(DEV::reduce_once(DEV::product_rounds<1>(da, db)), r);    \
+                        ok_kara2 &= same(DEV::reduce_once(DEV::product_rounds<2>(da, db)), r);   \
                         PREFIX##_mul(&r, &a, &a);                                                \
                         ok_sqr &= same(da.sqr(), r);                                             \
                         PREFIX##_add(&r, &a, &b);                                                \
@@ -181,16 +180,16 @@ static void test_fp_lazy(void) {
                              lc = lazy_form(c, i & 4), ld = lazy_form(d, i & 8);
                 fp_mul(&r, &a, &b);
                 ok_mul &= lazy_matches(field_mul_lazy(la, lb), r);
-                ok_kara &= lazy_matches(kara_rounds(la, lb), r);
-                ok_kara &= lazy_matches(kara_rounds<fp_params, 2>(la, lb), r);
+                ok_kara &= lazy_matches(fp_dev::product_rounds<1>(la, lb), r);
+                ok_kara &= lazy_matches(fp_dev::product_rounds<2>(la, lb), r);
                 fp_mul(&r, &a, &a);
                 ok_sqr &= lazy_matches(field_sqr_lazy(la), r);
                 fp_mul(&t, &c, &d);
                 fp_mul(&r, &a, &b);
                 fp_add(&r, &r, &t);
                 ok_mul_add &= lazy_matches(field_mul_add_lazy(la, lb, lc, ld), r);
-                ok_kara_add &= lazy_matches(kara_mul_add_rounds(la, lb, lc, ld), r);
-                ok_kara_add &= lazy_matches(kara_mul_add_rounds<2>(la, lb, lc, ld), r);
+                ok_kara_add &= lazy_matches(fp_dev::mul_add_rounds<1>(la, lb, lc, ld), r);
+                ok_kara_add &= lazy_matches(fp_dev::mul_add_rounds<2>(la, lb, lc, ld), r);
                 fp_add(&r, &a, &b);
                 ok_add &= lazy_matches(field_add_lazy(la, lb), r);
                 fp_sub(&r, &a, &b);

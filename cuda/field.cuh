@@ -17,44 +17,10 @@
 #include <stdint.h>
 
 #include "carry.cuh"
+#include "field_params.cuh"
+#include "limbs_mul.cuh"
 
 namespace cuzk {
-
-/* Fr: r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 */
-struct fr_params {
-        static constexpr int LIMBS = 8;
-        static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
-        CUZK_HD static constexpr uint32_t modulus(int i) {
-                constexpr uint32_t m[LIMBS] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
-                                               0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
-                return m[i];
-        }
-        /* 2^256 mod r */
-        CUZK_HD static constexpr uint32_t one(int i) {
-                constexpr uint32_t m[LIMBS] = {0xfffffffe, 0x00000001, 0x00034802, 0x5884b7fa,
-                                               0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
-                return m[i];
-        }
-};
-
-/* Fp: p = 0x1a0111ea...b153ffffb9feffffffffaaab */
-struct fp_params {
-        static constexpr int LIMBS = 12;
-        static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
-        CUZK_HD static constexpr uint32_t modulus(int i) {
-                constexpr uint32_t m[LIMBS] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe,
-                                               0xf6b0f624, 0x6730d2a0, 0xf38512bf, 0x64774b84,
-                                               0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
-                return m[i];
-        }
-        /* 2^384 mod p */
-        CUZK_HD static constexpr uint32_t one(int i) {
-                constexpr uint32_t m[LIMBS] = {0x0002fffd, 0x76090000, 0xc40c0002, 0xebf4000b,
-                                               0x53c758ba, 0x5f489857, 0x70525745, 0x77ce5853,
-                                               0xa256ec6d, 0x5c071a97, 0xfa80e493, 0x15f65ec3};
-                return m[i];
-        }
-};
 
 template <class P> struct alignas(16) field {
         static constexpr int N = P::LIMBS;
@@ -406,47 +372,15 @@ template <class P> struct alignas(16) field {
         }
 
         /*
-         * a b + c d with one reduction (y3 of an XYZZ addition is such a
-         * sum): each round adds both rows before its q m. The running value
-         * stays below 4m (< (4 + 3 (2^32 - 1)) m / 2^32) and below 2^(32n+32)
-         * while a round adds when m < 2^(32n - 2), as Fp's is (Fr's is not);
-         * the result (a b + c d + Q m) / R < m + 2 m^2 / R < 2m.
-         */
-        CUZK_HD static field mont_mul_add_paired(const field &a, const field &b, const field &c,
-                                                 const field &d) {
-                static_assert(P::modulus(N - 1) < (1u << 30), "needs m < 2^(32n - 2)");
-                return reduce_once(paired_rounds<true>(a, b, c, d));
-        }
-
-        /*
          * a^2 with each cross product once: the 2n-limb square
          * T = 2 sum_{i<j} a_i a_j 2^(32(i+j)) + sum_i a_i^2 2^(64i), then
          * T / R = redc(T mod R) + T / R's integer part, the reduction by the
          * paired rounds without rows. Cross products land in u (pairs that
-         * start at an even limb) or v (odd), so that each row's chain in each
-         * never overlaps itself; a row's carry out of its top pair goes into
-         * a limb no earlier row filled past 1. redc(T mod R) <= m and
+         * start at an even limb) or v (odd), one carry chain a row in each
+         * (parity_row). redc(T mod R) <= m and
          * T / R < m^2 / R < m / 2, so one final subtraction suffices.
          * n(n-1)/2 + n wide products and n rounds of n, against 2 n^2.
          */
-        template <int Parity>
-        CUZK_HD static void cross_row(uint32_t (&t)[2 * N], const field &a, int i) {
-                carry_chain c;
-                int top = -1;
-                CUZK_UNROLL
-                for (int j = i + 1; j < N; j++) {
-                        const int p = i + j;
-                        if (p % 2 != Parity)
-                                continue;
-                        t[p] = top < 0 ? c.mad_lo_cc(a.v[i], a.v[j], t[p])
-                                       : c.madc_lo_cc(a.v[i], a.v[j], t[p]);
-                        t[p + 1] = c.madc_hi_cc(a.v[i], a.v[j], t[p + 1]);
-                        top = p + 2;
-                }
-                if (top >= 0 && top < 2 * N)
-                        t[top] = c.addc(t[top], 0);
-        }
-
         CUZK_HD static field sqr_rounds(const field &a) {
                 uint32_t u[2 * N], v[2 * N];
                 CUZK_UNROLL
@@ -454,8 +388,8 @@ template <class P> struct alignas(16) field {
                         u[k] = v[k] = 0;
                 CUZK_UNROLL
                 for (int i = 0; i < N - 1; i++) {
-                        cross_row<0>(u, a, i);
-                        cross_row<1>(v, a, i);
+                        parity_row<0>(u, a.v, a.v[i], i, i + 1);
+                        parity_row<1>(v, a.v, a.v[i], i, i + 1);
                 }
                 /* u = 2 (u + v) + the squares of the limbs */
                 add_limbs<2 * N>(u, u, v);
@@ -508,22 +442,62 @@ template <class P> struct alignas(16) field {
                 return reduce_once(sqr_rounds(a));
         }
 
+        /* a b / R before the final subtraction, in the field's form
+         * (field_params.cuh): below 2m for operands below m, and for the
+         * lazy form's below 2m when m < R/8 (field_lazy.cuh). */
+        template <int Levels = P::KARATSUBA_LEVELS>
+        CUZK_HD static field product_rounds(const field &a, const field &b) {
+                if constexpr (Levels == 0) {
+                        return paired_rounds<false>(a, b, a, b);
+                } else {
+                        uint32_t t[2 * N];
+                        limbs_product<N, Levels>(a.v, b.v, t);
+                        return redc_wide(t);
+                }
+        }
+
+        /* (a b + c d) / R before the final subtraction, in the field's form:
+         * below 2m for operands below 2m when m < R/8. Karatsuba's sum of
+         * the two 2n-limb products, below 8 m^2 < R m, fits 2n limbs. */
+        template <int Levels = P::KARATSUBA_LEVELS>
+        CUZK_HD static field mul_add_rounds(const field &a, const field &b, const field &c,
+                                            const field &d) {
+                if constexpr (Levels == 0) {
+                        return paired_rounds<true>(a, b, c, d);
+                } else {
+                        static_assert(P::modulus(N - 1) < (1u << 29), "needs m < 2^(32n - 3)");
+                        uint32_t t[2 * N], u[2 * N];
+                        limbs_product<N, Levels>(a.v, b.v, t);
+                        limbs_product<N, Levels>(c.v, d.v, u);
+                        add_limbs<2 * N>(t, t, u);
+                        return redc_wide(t);
+                }
+        }
+
         /* The paired form: 38.0 against 58.8 ps an Fp product and 19.7
-         * against 27.4 ps an Fr product on the H200 (bench-gpu-field),
-         * because ptxas fuses each adjacent lo/hi pair into one wide
-         * multiply-add. */
+         * against 27.4 ps an Fr product (CIOS) on the H200
+         * (bench-gpu-field), because ptxas fuses each adjacent lo/hi pair
+         * into one wide multiply-add; Karatsuba where the field says. */
         CUZK_HD friend field operator*(const field &a, const field &b) {
-                return mont_mul_paired(a, b);
+                return reduce_once(product_rounds(a, b));
         }
 
         CUZK_HD field sqr() const {
                 return mont_sqr_paired(*this);
         }
 
-        /* a b + c d (Fp only, see mont_mul_add_paired). */
+        /*
+         * a b + c d with one reduction (y3 of an XYZZ addition is such a
+         * sum): each round adds both rows before its q m. The running value
+         * stays below 4m (< (4 + 3 (2^32 - 1)) m / 2^32) and below 2^(32n+32)
+         * while a round adds when m < 2^(32n - 2), as Fp's is (Fr's is not);
+         * the result (a b + c d + Q m) / R < m + 2 m^2 / R < 2m. Karatsuba's
+         * (mul_add_rounds) holds for such operands too.
+         */
         CUZK_HD static field mul_add(const field &a, const field &b, const field &c,
                                      const field &d) {
-                return mont_mul_add_paired(a, b, c, d);
+                static_assert(P::modulus(N - 1) < (1u << 30), "needs m < 2^(32n - 2)");
+                return reduce_once(mul_add_rounds(a, b, c, d));
         }
 
         /* this^e (square and multiply from the top set bit of e). */

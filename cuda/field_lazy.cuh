@@ -4,6 +4,7 @@
  * skips its final subtraction. It needs m < R/8 (Fp's 381 bits in 384):
  *  - a b for a, b < 2m: the paired rounds end below (4m^2 + R m) / R
  *    = m (1 + 4m/R) < 2m, and while a round adds, t < 4m 2^32 < 2^(32n+32);
+ *    Karatsuba's 2n-limb reduction (field::redc_wide) below m + 4m^2 / R;
  *  - a^2: redc of the low half is at most m, the high half below
  *    4m^2 / R < m/2;
  *  - a b + c d: below m (1 + 8m/R) < 2m, and t < 6m 2^32 < 2^(32n+32);
@@ -29,7 +30,7 @@ template <class P> struct lazy_bound {
 
 template <class P> CUZK_HD field<P> field_mul_lazy(const field<P> &a, const field<P> &b) {
         using F = typename lazy_bound<P>::F;
-        return F::template paired_rounds<false>(a, b, a, b);
+        return F::product_rounds(a, b);
 }
 
 template <class P> CUZK_HD field<P> field_sqr_lazy(const field<P> &a) {
@@ -41,7 +42,7 @@ template <class P>
 CUZK_HD field<P> field_mul_add_lazy(const field<P> &a, const field<P> &b, const field<P> &c,
                                     const field<P> &d) {
         using F = typename lazy_bound<P>::F;
-        return F::template paired_rounds<true>(a, b, c, d);
+        return F::mul_add_rounds(a, b, c, d);
 }
 
 template <class P> CUZK_HD field<P> field_add_lazy(const field<P> &a, const field<P> &b) {
