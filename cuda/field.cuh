@@ -20,6 +20,11 @@
 #include "field_params.cuh"
 #include "limbs_mul.cuh"
 
+#ifdef __CUDACC__
+/* 2^32 - 1, the N0 of Fr, where ptxas cannot see it (field::quotient). */
+static __constant__ uint32_t cuzk_n0_all_ones = 0xffffffffu;
+#endif
+
 namespace cuzk {
 
 template <class P> struct alignas(16) field {
@@ -307,9 +312,26 @@ template <class P> struct alignas(16) field {
                 y[N - 1] = d.addc(y[N - 1], 0);
         }
 
+        /*
+         * q = t0 N0, the round's quotient. Fr's N0 is 2^32 - 1, so q = -t0,
+         * and ptxas, which sees that, splits every q m_j of the reduction
+         * into an IMAD.X and an IMAD.HI.U32.X (SASS of an Fr product: 48 such
+         * pairs) where Fp's are single IMAD.WIDE.U32.X: three issues of the
+         * FMA pipe instead of two. N0 read from constant memory keeps q
+         * opaque to it, at one IMAD a round (cuda/README.md, "Field
+         * arithmetic").
+         */
+        CUZK_HD static uint32_t quotient(uint32_t t0) {
+#ifdef __CUDA_ARCH__
+                if constexpr (P::N0 == 0xffffffffu)
+                        return t0 * cuzk_n0_all_ones;
+#endif
+                return t0 * P::N0;
+        }
+
         /* t += q m with q = -t / m mod 2^32: x[0] becomes 0. */
         CUZK_HD static void paired_redc(uint32_t (&x)[N], uint32_t (&y)[N]) {
-                paired_mad_row(x, y, modulus_limbs{}, x[0] * P::N0);
+                paired_mad_row(x, y, modulus_limbs{}, quotient(x[0]));
         }
 
         /* paired_row without a product: y's limb 0 into x and y two limbs
