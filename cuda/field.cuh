@@ -389,10 +389,6 @@ template <class P> struct alignas(16) field {
                 return paired_merge(e, o);
         }
 
-        CUZK_HD static field mont_mul_paired(const field &a, const field &b) {
-                return reduce_once(paired_rounds<false>(a, b, a, b));
-        }
-
         /*
          * a^2 with each cross product once: the 2n-limb square
          * T = 2 sum_{i<j} a_i a_j 2^(32(i+j)) + sum_i a_i^2 2^(64i), then
