@@ -61,7 +61,7 @@ enum gpu_stage_mark { GPU_MARK_ABC, GPU_MARK_H, GPU_MARK_MSM_H, GPU_MARK_MSM_A, 
 #define GPU_WINDOWS_MAX (255 / 4 + 1) /* windows of the narrowest (c = 4) MSM */
 struct gpu_pending_msm {
         g1_jac_t *r;
-        uint32_t windows, c;
+        uint32_t windows, c, narrow; /* msm_config's */
 };
 
 /* How many of an MSM's scalars are above 1 and how many are 1, when the
@@ -153,11 +153,13 @@ int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cu
  * by gpu_msm_collect. At most GPU_PENDING_MAX before a collect. On a
  * profiled context it waits, as every profiled MSM does. split (may be
  * NULL) must count the scalars right: the 0s and 1s then stay out of the
- * digits and sorts (one batch only: resident points).
+ * digits and sorts (one batch only: resident points). window_bits (0: by
+ * size) sets c for resident points without a split, unless the context
+ * fixes it (gpu_set_msm_window_bits).
  */
 int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
                      const g1_affine_t *d_points, const fr_t *d_scalars, size_t n,
-                     const struct gpu_msm_split *split);
+                     const struct gpu_msm_split *split, unsigned window_bits);
 /* Waits for the stream and writes every queued MSM's result. */
 int gpu_msm_collect(gpu_context_t *ctx);
 /* r = sum k_i P_i over G2, points and scalars on the device, one batch;

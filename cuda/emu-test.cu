@@ -808,10 +808,18 @@ struct g2_emu {
 static void test_digit_planes(void) {
         bool ok_bits = true, ok_carry = true, ok_known = true;
         for (uint32_t c = 2; c <= 22; c++) {
-                const uint32_t windows = 255 / c + 1;
-                for (uint32_t w0 = 1; w0 < windows; w0++) {
-                        const msm_low_windows lw = msm_make_low_windows(c, w0);
-                        const unsigned top_word = (c * w0 - 1) / 32;
+                msm_config cfg = {};
+                cfg.c = c;
+                msm_fit_windows(&cfg);
+                /* every cut, with the narrow windows msm_fit_windows gives and without */
+                for (uint32_t pass = 0; pass < 2 * cfg.windows; pass++) {
+                        const uint32_t narrow = pass < cfg.windows ? cfg.narrow : 0;
+                        const uint32_t w0 = pass % cfg.windows;
+                        if (w0 == 0)
+                                continue;
+                        const uint32_t cut = msm_window_offset(c, narrow, w0);
+                        const msm_low_windows lw = msm_make_low_windows(c, narrow, w0);
+                        const unsigned top_word = (cut - 1) / 32;
                         std::vector<fr_dev> k(40);
                         std::vector<int> known(k.size(), -1);
                         for (size_t i = 0; i < k.size(); i++) {
@@ -849,15 +857,112 @@ static void test_digit_planes(void) {
                                 const uint32_t cw = whole.carry_into(lw);
                                 ok_carry &= pl.carry_into(lw) == cw;
                                 ok_known &= known[i] < 0 || (uint32_t)known[i] == cw;
-                                for (uint32_t w = 0; w < windows; w++)
-                                        ok_bits &= pl.bits(w * c, c) == whole.bits(w * c, c);
+                                for (uint32_t w = 0; w < cfg.windows; w++) {
+                                        const uint32_t at = msm_window_offset(c, narrow, w);
+                                        const uint32_t width = msm_window_width(c, narrow, w);
+                                        ok_bits &= pl.bits(at, width) == whole.bits(at, width);
+                                }
                         }
                 }
         }
-        cases.report(ok_bits, "msm digits: window bits from limb planes, c = 2..22");
+        cases.report(ok_bits, "msm digits: window bits from limb planes, c = 2..22, narrow "
+                              "windows and none");
         cases.report(ok_carry, "msm digits: carry from limb planes at every cut (top, top +- 1, "
                                "top's top word)");
         cases.report(ok_known, "msm digits: carry 0 at top and top - 1, 1 at top + 1");
+}
+
+/*
+ * The signed digits against the scalar they recode: sum_w d_w 2^(o_w) must
+ * be k mod r (zk/'s Fr) for c = 4..22 with msm_fit_windows's windows, the
+ * narrow ones' buckets in their lower half, for r - 1, r - 2, 0, 1, 2, the
+ * value with each window's top bit set and random scalars, the windows in
+ * two groups (the second one's carry from msm_make_low_windows).
+ */
+static void test_digit_recoding(void) {
+        bool ok_sum = true, ok_range = true;
+        std::vector<fr_t> k(48);
+        for (size_t i = 0; i < k.size(); i++)
+                random_fr(&k[i]);
+        for (uint64_t v = 0; v < 3; v++)
+                fr_from_u64(&k[v], v);
+        fr_set_one(&k[3]);
+        fr_neg(&k[3], &k[3]);        /* r - 1 */
+        fr_add(&k[4], &k[3], &k[3]); /* r - 2 */
+        for (uint32_t c = 4; c <= 22; c++) {
+                msm_config cfg = {};
+                cfg.c = c;
+                msm_fit_windows(&cfg);
+                const uint32_t W = cfg.windows, nw = cfg.narrow, buckets = 1u << (c - 1);
+                const uint64_t n = k.size();
+                std::vector<fr_dev> canonical(n);
+                { /* the value with every window's top bit set, as far as it is below r */
+                        const msm_low_windows all = msm_make_low_windows(c, nw, W - 1);
+                        canonical[5] = all.top;
+                }
+                for (uint64_t i = 0; i < n; i++) {
+                        if (i == 5) {
+                                uint64_t v[FR_LIMBS];
+                                for (int j = 0; j < FR_LIMBS; j++)
+                                        v[j] = canonical[5].v[2 * j] |
+                                               (uint64_t)canonical[5].v[2 * j + 1] << 32;
+                                ok_sum &= fr_from_canonical(&k[5], v);
+                                continue;
+                        }
+                        uint64_t v[FR_LIMBS];
+                        fr_to_canonical(v, &k[i]);
+                        for (int j = 0; j < FR_LIMBS; j++)
+                                canonical[i].v[2 * j] = (uint32_t)v[j],
+                                                   canonical[i].v[2 * j + 1] =
+                                                           (uint32_t)(v[j] >> 32);
+                }
+                std::vector<uint32_t> keys((uint64_t)W * n), vals((uint64_t)W * n);
+                const uint32_t half = W / 2, first[2] = {0, half}, count[2] = {half, W - half};
+                for (int grp = 0; grp < 2; grp++) {
+                        const uint32_t w0 = first[grp], g = count[grp];
+                        const msm_step_digits step = {canonical.data(),
+                                                      nullptr,
+                                                      n,
+                                                      c,
+                                                      nw,
+                                                      w0,
+                                                      g,
+                                                      buckets,
+                                                      keys.data() + (uint64_t)w0 * n,
+                                                      vals.data() + (uint64_t)w0 * n,
+                                                      msm_make_low_windows(c, nw, w0),
+                                                      nullptr};
+                        for (uint64_t i = 0; i < n; i++)
+                                step(i);
+                }
+                fr_t two;
+                fr_from_u64(&two, 2);
+                for (uint64_t i = 0; i < n; i++) {
+                        fr_t sum;
+                        fr_set_zero(&sum);
+                        for (uint32_t w = 0; w < W; w++) {
+                                const uint32_t grp = w < half ? 0 : 1, w0 = first[grp];
+                                const uint32_t key = keys[(uint64_t)w * n + i];
+                                if (key == count[grp] * buckets)
+                                        continue; /* digit 0 */
+                                const uint32_t bucket = key - (w - w0) * buckets;
+                                ok_range &= bucket < 1u << (msm_window_width(c, nw, w) - 1);
+                                const uint64_t e = msm_window_offset(c, nw, w);
+                                fr_t d, p;
+                                fr_from_u64(&d, (uint64_t)bucket + 1);
+                                if (vals[(uint64_t)w * n + i] & MSM_NEGATE_BIT)
+                                        fr_neg(&d, &d);
+                                fr_pow(&p, &two, &e, 1);
+                                fr_mul(&d, &d, &p);
+                                fr_add(&sum, &sum, &d);
+                        }
+                        ok_sum &= fr_equal(&sum, &k[i]);
+                }
+        }
+        cases.report(ok_sum, "msm digits: sum_w d_w 2^(o_w) = k mod r, c = 4..22 with narrow "
+                             "windows, r - 1 and r - 2 included");
+        cases.report(ok_range, "msm digits: each digit within its window's buckets (a narrow "
+                               "one's lower half)");
 }
 
 template <class G>
@@ -1193,6 +1298,7 @@ int main(void) {
         test_h();
         test_curve();
         test_digit_planes();
+        test_digit_recoding();
         test_window_reduction<g1_emu>(16, 1); /* three levels: 5, 5 and 4 bits */
         test_window_reduction<g1_emu>(9, -1); /* one level */
         test_window_reduction<g2_emu>(12, 0); /* three levels: 4, 4 and 3 bits */

@@ -22,6 +22,7 @@ struct resident_key {
         const struct groth16_pk *pk;
         void *d_arrays[RESIDENT_ROLES]; /* per role, NULL where it shares an array */
         gpu_pk_points_t points;
+        uint64_t lane_extra_bytes; /* what its MSM H's wider windows add to a lane */
 };
 
 /*
@@ -69,6 +70,13 @@ struct gpu_prover {
 
 /* Device memory one partition of pk's shape works in besides the bases. */
 uint64_t partition_device_bytes(const struct groth16_pk *pk);
+/* The same on one of the prover's lanes: with its MSM H's wider windows
+ * where its key is resident with them (resident_key_widen). */
+uint64_t lane_partition_bytes(const gpu_prover_t *prover, const struct groth16_pk *pk);
+/* Gives k's MSM H GPU_MSM_H_WIDE_BITS where the card, with k's arrays on
+ * it, still holds its circuit's PCE and every lane's partition with the
+ * wider windows' scratch besides; else leaves it by size. */
+void resident_key_widen(gpu_prover_t *prover, struct resident_key *k);
 uint64_t partition_device_bytes_shape(unsigned log_domain_size, uint64_t n_vars);
 /* Room a key's circuit keeps on the card besides (its PCE, uploaded later). */
 uint64_t circuit_device_bytes_shape(unsigned log_domain_size);

@@ -103,6 +103,47 @@ uint64_t partition_device_bytes(const struct groth16_pk *pk) {
         return partition_device_bytes_shape(pk->log_domain_size, pk->n_vars);
 }
 
+uint64_t lane_partition_bytes(const gpu_prover_t *prover, const struct groth16_pk *pk) {
+        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
+                if (prover->resident[i].pk == pk)
+                        return partition_device_bytes(pk) + prover->resident[i].lane_extra_bytes;
+        return partition_device_bytes(pk);
+}
+
+/* MSM H at c = 22 instead of 20 (gpu.h): 12 windows instead of 13 for
+ * ~3.9 GiB more a lane at 2^27, which an H200 has beside a 32 GiB PoRep key
+ * and two lanes, and an 80 GB card with the key on it has not. The
+ * operator's MsmWindow= fixes c for every MSM, and then this stays off. */
+void resident_key_widen(gpu_prover_t *prover, struct resident_key *k) {
+        const struct groth16_pk *pk = k->pk;
+        const size_t n = groth16_h_bases(pk->h_convention, pk->log_domain_size);
+        size_t free_bytes, total_bytes;
+
+        k->points.h_window_bits = 0;
+        k->lane_extra_bytes = 0;
+        if (!k->points.h || prover->tuning.msm_window_bits || n < GPU_MSM_H_WIDE_MIN_POINTS ||
+            gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0)
+                return;
+        const uint64_t wide = gpu_g1_msm_device_bytes(n, GPU_MSM_H_WIDE_BITS);
+        const uint64_t plain = gpu_g1_msm_device_bytes(n, 0);
+        const uint64_t extra = wide > plain ? wide - plain : 0;
+        const uint64_t want = circuit_device_bytes_shape(pk->log_domain_size) +
+                              (uint64_t)prover->tuning.lanes * (partition_device_bytes(pk) + extra);
+        if (free_bytes < want) {
+                log_debug("MSM H stays at its default window: %u lanes with c = %u would take "
+                          "%.1f GiB of the GPU's %.1f GiB free",
+                          prover->tuning.lanes, GPU_MSM_H_WIDE_BITS, (double)want / (1u << 30),
+                          (double)free_bytes / (1u << 30));
+                return;
+        }
+        k->points.h_window_bits = GPU_MSM_H_WIDE_BITS;
+        k->lane_extra_bytes = extra;
+        log_info("MSM H at c = %u: %.1f GiB more a lane, %.1f GiB of the GPU free for the PCE and "
+                 "%u lanes",
+                 GPU_MSM_H_WIDE_BITS, (double)extra / (1u << 30), (double)free_bytes / (1u << 30),
+                 prover->tuning.lanes);
+}
+
 /* The words then the ranks of a density, as density_gather_step reads them. */
 size_t density_device_bytes(const struct wire_density *d) {
         return d ? wire_density_bytes(d->n_wires) : 0;
@@ -233,6 +274,7 @@ static int make_resident(gpu_prover_t *prover, const struct groth16_pk *pk) {
         resident_key_set(k, pk, owner);
         log_info("SRS resident on the GPU: %.1f GiB of G1 and B_G2 bases and densities",
                  (double)need / (1u << 30));
+        resident_key_widen(prover, k);
         return 0;
 }
 

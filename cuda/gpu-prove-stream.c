@@ -193,5 +193,6 @@ int gpu_prover_stream_adopt(gpu_prover_t *prover, gpu_key_stream_t *s,
                           b2_bytes(&s->shape)) /
                          (1u << 30),
                  (double)b2_bytes(&s->shape) / (1u << 30));
+        resident_key_widen(prover, k);
         return 0;
 }

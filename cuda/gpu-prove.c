@@ -263,12 +263,13 @@ static int gpu_tail(gpu_prover_t *prover, gpu_context_t *ctx, gpu_prove_partial_
         return 0;
 }
 
-/* Says when a lane's scratch grew, beside what partition_device_bytes set
+/* Says when a lane's scratch grew, beside what lane_partition_bytes set
  * aside for it (a warning where it took more: the SRS's residence and the
  * lanes opened count on that). Under prover->lock, the lane still held. */
-static void note_scratch(struct lane *lane, const struct groth16_pk *pk) {
+static void note_scratch(const gpu_prover_t *prover, struct lane *lane,
+                         const struct groth16_pk *pk) {
         const size_t bytes = gpu_scratch_bytes(lane->ctx);
-        const uint64_t estimate = partition_device_bytes(pk);
+        const uint64_t estimate = lane_partition_bytes(prover, pk);
 
         if (bytes <= lane->scratch_bytes)
                 return;
@@ -308,7 +309,7 @@ static int collect_claimed(gpu_prover_t *prover, gpu_prove_partial_t *p, bool ru
 
         pthread_mutex_lock(&prover->lock);
         if (r >= 0)
-                note_scratch(lane, p->pk);
+                note_scratch(prover, lane, p->pk);
         p->gpu_result = r;
         p->state = PARTIAL_COLLECTED;
         lane->busy = NULL;
@@ -361,7 +362,7 @@ static struct lane *free_lane(gpu_prover_t *prover, const struct groth16_pk *pk)
                 if (!(l->ctx && l->log_domain >= pk->log_domain_size && l->n_vars >= pk->n_vars) &&
                     i > 0 &&
                     (gpu_memory_info(prover->ctx, &free_bytes, &total_bytes) < 0 ||
-                     free_bytes < partition_device_bytes(pk)))
+                     free_bytes < lane_partition_bytes(prover, pk)))
                         continue;
                 if (!l->ctx && lane_context_new(prover, &l->ctx) < 0)
                         continue; /* logged; the open lanes still serve */

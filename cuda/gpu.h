@@ -150,6 +150,17 @@ void gpu_set_msm_batch_points(gpu_context_t *ctx, size_t points);
  * between the bucket sums and the windows'. */
 void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits);
 
+/*
+ * MSM H's window bits where the card has room for their buckets: at
+ * c = 22, 12 windows instead of 13 (c = 20), 12/13 of the mixed additions
+ * of level 0 (msm_fit_windows, cuda/README.md), for 16.8M buckets instead
+ * of 5.8M. gpu_g1_msm_device_bytes(n, bits) is the scratch such an MSM of
+ * n resident points works in (0 bits: the size's default).
+ */
+#define GPU_MSM_H_WIDE_BITS 22
+#define GPU_MSM_H_WIDE_MIN_POINTS ((size_t)1 << 27)
+uint64_t gpu_g1_msm_device_bytes(size_t n, unsigned bits);
+
 /* For benchmarks: after each MSM of this context, its steps' times on
  * stderr (the MSM then waits for its result). */
 void gpu_set_msm_profile(gpu_context_t *ctx, bool on);
@@ -180,6 +191,7 @@ typedef struct gpu_pk_points {
         const g1_affine_t *a, *b1, *l, *h;
         const uint64_t *a_density, *b_density;
         const g2_affine_t *b2;
+        unsigned h_window_bits; /* MSM H's c where set (GPU_MSM_H_WIDE_BITS), else 0 */
 } gpu_pk_points_t;
 
 /* Where a partition's GPU stage spent its time, on the stream (CUDA events):

@@ -238,8 +238,8 @@ int cuzk::groth16_msm_g1_queue_device(gpu_context_t *ctx, const struct groth16_p
         if (!dev)
                 dev = &host_only;
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->h, pk->h, dev->h, d_h,
-                                   groth16_h_bases(pk->h_convention, pk->log_domain_size),
-                                   nullptr));
+                                   groth16_h_bases(pk->h_convention, pk->log_domain_size), nullptr,
+                                   dev->h ? dev->h_window_bits : 0));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_H));
         const unsigned log_n = pk->log_domain_size;
         const wire_density *ad = pk->a_density, *bd = pk->b_density;
@@ -247,18 +247,18 @@ int cuzk::groth16_msm_g1_queue_device(gpu_context_t *ctx, const struct groth16_p
                                   ad ? spent_abc_part(ctx, d_h, log_n, 1, ad->count) : nullptr,
                                   GPU_SLOT_DENSE_A, dw, &d_a));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->a, pk->a, dev->a, d_a, groth16_pk_a_points(pk),
-                                   &split->a));
+                                   &split->a, 0));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_A));
         GPU_TRY_R(density_scalars(ctx, bd, dev->b_density,
                                   bd ? spent_abc_part(ctx, d_h, log_n, 2, bd->count) : nullptr,
                                   GPU_SLOT_DENSE_B, dw, &d_b));
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->b1, pk->b1, dev->b1, d_b, groth16_pk_b_points(pk),
-                                   &split->b));
+                                   &split->b, 0));
         GPU_TRY_R(groth16_stage_mark(ctx, GPU_MARK_MSM_B1));
         ctx->b_scalars = d_b;
         ctx->b_split = split->b;
         GPU_TRY_R(gpu_g1_msm_queue(ctx, &res->l, pk->l, dev->l, dw + pk->n_public + 1, n_private,
-                                   &split->l));
+                                   &split->l, 0));
         GPU_TRY(ctx, cudaEventRecord(ctx->stage_end, ctx->stream));
         return 0;
 }

@@ -82,8 +82,8 @@ struct msm_profile {
                 if (cfg.compact)
                         fprintf(stderr, " (%" PRIu64 " scalars not 0 or 1, %" PRIu64 " of 1)",
                                 cfg.n_big, cfg.n_one);
-                fprintf(stderr, "; c = %u, %u windows, %u a group\n", cfg.c, cfg.windows,
-                        cfg.group);
+                fprintf(stderr, "; c = %u, %u windows (%u of %u bits), %u a group\n", cfg.c,
+                        cfg.windows, cfg.narrow, cfg.c - 1, cfg.group);
                 for (unsigned k = 0; k < kinds; k++)
                         fprintf(stderr, "  %-48s %5u calls %9.3f ms\n", seen[k], calls[k], ms[k]);
                 marks = 0;
@@ -132,6 +132,19 @@ static msm_config msm_choose_config(const gpu_context_t *ctx, size_t n, uint32_t
         if (ctx->msm_window_bits)
                 msm_config_set_window_bits(&cfg, ctx->msm_window_bits);
         return cfg;
+}
+
+/* The scratch a device-resident G1 MSM of n points and scalars not kept
+ * apart (MSM H) works in at `bits` (0: msm_choose_config's), CUB's temp
+ * storage aside: what its wider windows cost a lane. */
+uint64_t gpu_g1_msm_device_bytes(size_t n, unsigned bits) {
+        msm_config cfg = msm_make_config(n, 1, msm_wide<g1_curve>(n) ? 20 : 16);
+        if (bits)
+                msm_config_set_window_bits(&cfg, bits);
+        const msm_sizes z = msm_make_sizes(cfg);
+        const uint64_t point = sizeof(g1_curve::xyzz);
+        return cfg.n * sizeof(fr_dev) + 16 * z.keys + 16 * z.per_bucket +
+               point * (2 * z.partials + z.buckets + 2 * z.chunks + 2 * z.spans + cfg.windows);
 }
 
 void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits) {
@@ -327,7 +340,7 @@ static int msm_defer(gpu_context_t *ctx, g1_jac_t *r, const msm_config &cfg,
         g1_xyzz_t *sums = ctx->pending_sums + (size_t)ctx->n_pending * GPU_WINDOWS_MAX;
         GPU_TRY(ctx, cudaMemcpyAsync(sums, d_sums, cfg.windows * sizeof(g1_xyzz_t),
                                      cudaMemcpyDeviceToHost, ctx->stream));
-        ctx->pending[ctx->n_pending++] = {r, cfg.windows, cfg.c};
+        ctx->pending[ctx->n_pending++] = {r, cfg.windows, cfg.c, cfg.narrow};
         return 0;
 }
 
@@ -345,6 +358,7 @@ int gpu_msm_collect(gpu_context_t *ctx) {
                 msm_config cfg = {};
                 cfg.windows = ctx->pending[i].windows;
                 cfg.c = ctx->pending[i].c;
+                cfg.narrow = ctx->pending[i].narrow;
                 msm_combine_windows(ctx->pending[i].r, cfg,
                                     ctx->pending_sums + (size_t)i * GPU_WINDOWS_MAX);
         }
@@ -361,7 +375,8 @@ template <class Curve>
 static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
                       typename curve_host<Curve>::affine *d_points, fr_t *d_scalars, size_t n,
                       uint32_t batches, const typename curve_host<Curve>::affine *host_points,
-                      const fr_t *host_scalars, bool defer, const gpu_msm_split *split) {
+                      const fr_t *host_scalars, bool defer, const gpu_msm_split *split,
+                      uint32_t window_bits = 0) {
         using host_affine = typename curve_host<Curve>::affine;
         using host_xyzz = typename curve_host<Curve>::xyzz;
         static_assert(sizeof(host_affine) == sizeof(typename Curve::affine), "layouts differ");
@@ -371,6 +386,8 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         size_t temp_bytes = 0;
 
         msm_config cfg = msm_choose_config<Curve>(ctx, n, batches);
+        if (window_bits && !ctx->msm_window_bits && !split)
+                msm_config_set_window_bits(&cfg, window_bits);
         cfg.wave = msm_level0_wave<Curve>(ctx);
         if (split && cfg.batches == 1) {
                 if (split->big + split->one > n)
@@ -513,7 +530,7 @@ int gpu_g2_msm_fr(gpu_context_t *ctx, g2_jac_t *r, const g2_affine_t *points, co
 
 int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
                      const g1_affine_t *d_points, const fr_t *d_scalars, size_t n,
-                     const struct gpu_msm_split *split) {
+                     const struct gpu_msm_split *split, unsigned window_bits) {
         assert(ctx && r);
         assert(n == 0 || ((points || d_points) && d_scalars));
         MSM_ENTRY_CHECKS(g1, r, n);
@@ -523,5 +540,5 @@ int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
         GPU_TRY_R(gpu_enter(ctx));
         return msm_device<g1_curve>(ctx, r, const_cast<g1_affine_t *>(d_points),
                                     const_cast<fr_t *>(d_scalars), n, 1, nullptr, nullptr, true,
-                                    split);
+                                    split, window_bits);
 }

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "field_params.cuh"
 #include "hd.cuh"
 
 namespace cuzk {
@@ -24,7 +25,8 @@ struct msm_config {
         uint64_t n;         /* points per batch (the last may have fewer) */
         uint32_t c;         /* window bits */
         uint32_t windows;   /* W */
-        uint32_t buckets;   /* B = 2^(c-1) per window */
+        uint32_t narrow;    /* the lowest windows, of c - 1 bits (msm_fit_windows) */
+        uint32_t buckets;   /* B = 2^(c-1) per window (a narrow one fills half) */
         uint32_t group;     /* windows sorted and reduced together */
         uint32_t seg_first; /* M at level 0 (sorted items per range) */
         uint32_t seg_next;  /* M at the later levels (partial sums per segment) */
@@ -46,6 +48,52 @@ struct msm_config {
         bool compact;
         uint64_t n_big, n_one;
 };
+
+/* Window w's first bit and its width: the `narrow` lowest windows take
+ * c - 1 bits, the others c. */
+CUZK_HD uint32_t msm_window_offset(uint32_t c, uint32_t narrow, uint32_t w) {
+        return w * c - (w < narrow ? w : narrow);
+}
+CUZK_HD uint32_t msm_window_width(uint32_t c, uint32_t narrow, uint32_t w) {
+        return w < narrow ? c - 1 : c;
+}
+
+/*
+ * Whether `windows` windows of c bits, the lowest `narrow` of them c - 1,
+ * hold every scalar below r in signed digits: the top window's digit, at
+ * most (r - 1) >> its offset plus the carry into it, must not pass half
+ * its range (a larger one would borrow from a window past the top). r's
+ * top bit is bit 254, and r - 1 has r's bits above bit 0.
+ */
+inline bool msm_windows_hold(uint32_t c, uint32_t windows, uint32_t narrow) {
+        if (windows == 0 || narrow >= windows)
+                return false;
+        const uint32_t top = windows - 1, at = msm_window_offset(c, narrow, top);
+        if (at < 192)
+                return false; /* past 2^61 at the top: wider than any window */
+        const uint64_t r_top = (uint64_t)fr_params::modulus(7) << 32 | fr_params::modulus(6);
+        const uint64_t digit = at - 192 < 64 ? r_top >> (at - 192) : 0;
+        return digit + 1 <= (uint64_t)1 << (msm_window_width(c, narrow, top) - 1);
+}
+
+/*
+ * The fewest windows of c bits that hold a scalar, and then as many of the
+ * lowest as still fit one bit narrower: their digits fill half of their
+ * buckets, which the window reduction and the later levels then pass
+ * through as empty. At c = 22, 12 windows (where c = 20 needs 13) of
+ * which 8 narrow: 2^27 points add once a window, so MSM H's level 0 does
+ * 12/13 of its additions, over 16.8M buckets where 12 full windows would
+ * have 25.2M; at c = 20, 4 of 13 narrow; at c = 16, none.
+ */
+inline void msm_fit_windows(msm_config *cfg) {
+        uint32_t windows = 1, narrow = 0;
+        while (!msm_windows_hold(cfg->c, windows, 0))
+                windows++;
+        while (msm_windows_hold(cfg->c, windows, narrow + 1))
+                narrow++;
+        cfg->windows = windows;
+        cfg->narrow = narrow;
+}
 
 inline unsigned msm_log2_ceil(uint64_t x) {
         unsigned r = 0;
@@ -183,7 +231,7 @@ inline msm_config msm_make_config(uint64_t total, uint32_t batches, uint32_t max
         const uint64_t n = (total + cfg.batches - 1) / cfg.batches;
         cfg.n = n;
         cfg.c = msm_auto_window_bits(n, max_c);
-        cfg.windows = 255 / cfg.c + 1;
+        msm_fit_windows(&cfg);
         cfg.buckets = 1u << (cfg.c - 1);
         cfg.group = (uint32_t)((1ull << 26) / (n ? n : 1));
         if (cfg.group < 1)
@@ -250,7 +298,7 @@ inline void msm_ramp(msm_config *cfg) {
 
 /* Re-derives the dependent fields after a caller fixes c, M or the group. */
 inline void msm_config_refresh(msm_config *cfg) {
-        cfg->windows = 255 / cfg->c + 1;
+        msm_fit_windows(cfg);
         cfg->buckets = 1u << (cfg->c - 1);
         if (cfg->group > cfg->windows)
                 cfg->group = cfg->windows;

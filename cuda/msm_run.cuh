@@ -120,11 +120,11 @@ int msm_run_batch(Backend &be, const msm_config &cfg, msm_buffers<Curve> &buf,
                 const uint64_t ones = compact && w0 == 0 ? cfg.n_one : 0;
                 const uint64_t total = (uint64_t)g * recoded + ones;
 
-                MSM_TRY(be.launch(msm_step_digits{buf.canonical, compact ? buf.big_index : nullptr,
-                                                  recoded, cfg.c, w0, g, cfg.buckets, buf.keys,
-                                                  buf.vals, msm_make_low_windows(cfg.c, w0),
-                                                  planes},
-                                  recoded));
+                MSM_TRY(be.launch(
+                        msm_step_digits{buf.canonical, compact ? buf.big_index : nullptr, recoded,
+                                        cfg.c, cfg.narrow, w0, g, cfg.buckets, buf.keys, buf.vals,
+                                        msm_make_low_windows(cfg.c, cfg.narrow, w0), planes},
+                        recoded));
                 MSM_TRY(be.launch(
                         msm_step_ones{buf.one_index, (uint64_t)g * recoded, buf.keys, buf.vals},
                         ones));
@@ -203,18 +203,20 @@ int msm_run(Backend &be, const msm_config &cfg, msm_buffers<Curve> buf, const fr
         return msm_run_reduction(be, cfg, buf);
 }
 
-/* r = sum_w 2^(cw) window_sums[w] (host memory), by Horner's rule on the CPU. */
-#define MSM_COMBINE_WINDOWS(G)                                                      \
-        inline void msm_combine_windows(G##_jac_t *r, const msm_config &cfg,        \
-                                        const G##_xyzz_t *window_sums) {            \
-                G##_jac_set_infinity(r);                                            \
-                for (uint32_t w = cfg.windows; w-- > 0;) {                          \
-                        G##_jac_t term;                                             \
-                        for (uint32_t i = 0; i < cfg.c && w + 1 < cfg.windows; i++) \
-                                G##_jac_dbl(r, r);                                  \
-                        G##_xyzz_to_jac(&term, &window_sums[w]);                    \
-                        G##_jac_add(r, r, &term);                                   \
-                }                                                                   \
+/* r = sum_w 2^(o_w) window_sums[w] (host memory), by Horner's rule on the
+ * CPU: window w's width doublings before it is added, past the top one. */
+#define MSM_COMBINE_WINDOWS(G)                                                         \
+        inline void msm_combine_windows(G##_jac_t *r, const msm_config &cfg,           \
+                                        const G##_xyzz_t *window_sums) {               \
+                G##_jac_set_infinity(r);                                               \
+                for (uint32_t w = cfg.windows; w-- > 0;) {                             \
+                        G##_jac_t term;                                                \
+                        const uint32_t width = msm_window_width(cfg.c, cfg.narrow, w); \
+                        for (uint32_t i = 0; i < width && w + 1 < cfg.windows; i++)    \
+                                G##_jac_dbl(r, r);                                     \
+                        G##_xyzz_to_jac(&term, &window_sums[w]);                       \
+                        G##_jac_add(r, r, &term);                                      \
+                }                                                                      \
         }
 MSM_COMBINE_WINDOWS(g1)
 MSM_COMBINE_WINDOWS(g2)

@@ -4,11 +4,12 @@
  * device (msm.cu launches each step as a kernel, CUB sorts and scans) and
  * the host emulation (emu-test.cu loops over the same step functions).
  *
- * Pippenger with signed c-bit digits: scalar k = sum_w d_w 2^(cw) with
+ * Pippenger with signed c-bit digits: scalar k = sum_w d_w 2^(o_w) with
  * d_w in [-2^(c-1), 2^(c-1)], so each window has B = 2^(c-1) buckets and a
  * point goes, per window, into bucket |d_w| - 1, negated when d_w < 0.
- * W = floor(255/c) + 1 windows cover every k < 2^255 without a carry out
- * of the top one. Per group of windows:
+ * The fewest windows that cover every k < r without a carry out of the
+ * top one, the lowest of them one bit narrower where that still holds
+ * (msm_fit_windows: o_w = msm_window_offset). Per group of windows:
  *   digits   one (key, value) per point and window: key = window-in-group
  *            * B + bucket, or a sentinel for digit 0; value = point index
  *            with the sign in bit 31;
@@ -75,23 +76,29 @@ struct msm_step_canonical_planes {
 
 /*
  * The carry into window w0 of the signed-digit recoding, without the
- * windows below: their digits (each at most 2^(c-1)) stand for
- * k mod 2^(c w0) - carry 2^(c w0), whose largest value is
- * top = sum_{i<w0} 2^(c-1) 2^(ci), the bit c-1 of each window. As every
- * value in range has one recoding, carry = (k mod 2^(c w0) > top).
- * mask keeps the bits below c w0; top_word is the highest word it touches.
+ * windows below: their digits (each at most half its window's range)
+ * stand for k mod 2^(o) - carry 2^(o), o = w0's offset, whose largest
+ * value is top = sum_{i<w0} 2^(o_i + width_i - 1), the top bit of each
+ * window. As every value in range has one recoding, carry = (k mod 2^(o)
+ * > top). mask keeps the bits below o; top_word is the highest word it
+ * touches.
  */
 struct msm_low_windows {
         fr_dev mask, top;
         uint32_t top_word;
 };
 
-inline msm_low_windows msm_make_low_windows(uint32_t c, uint32_t w0) {
+inline msm_low_windows msm_make_low_windows(uint32_t c, uint32_t narrow, uint32_t w0) {
         msm_low_windows lw = {fr_dev::zero(), fr_dev::zero(), 0};
-        for (uint32_t bit = 0; bit < c * w0 && bit < 32 * fr_dev::N; bit++) {
+        const uint32_t end = msm_window_offset(c, narrow, w0);
+        for (uint32_t bit = 0; bit < end && bit < 32 * fr_dev::N; bit++) {
                 lw.mask.v[bit / 32] |= 1u << (bit % 32);
                 lw.top_word = bit / 32;
-                if (bit % c == c - 1)
+        }
+        for (uint32_t w = 0; w < w0; w++) {
+                const uint32_t bit =
+                        msm_window_offset(c, narrow, w) + msm_window_width(c, narrow, w) - 1;
+                if (bit < 32 * fr_dev::N)
                         lw.top.v[bit / 32] |= 1u << (bit % 32);
         }
         return lw;
@@ -202,9 +209,9 @@ struct msm_step_digits {
         const fr_dev *canonical;
         const uint32_t *index;
         uint64_t n;
-        uint32_t c, w0, g, buckets;
+        uint32_t c, narrow, w0, g, buckets;
         uint32_t *keys, *vals;
-        msm_low_windows low; /* msm_make_low_windows(c, w0) */
+        msm_low_windows low; /* msm_make_low_windows(c, narrow, w0) */
         const uint32_t *planes;
 
         CUZK_HD void operator()(uint64_t i) const {
@@ -218,14 +225,15 @@ struct msm_step_digits {
 
         template <class Scalar>
         CUZK_HD void recode(uint64_t i, uint32_t point, const Scalar &k) const {
-                const uint32_t half = 1u << (c - 1), sentinel = g * buckets;
+                const uint32_t sentinel = g * buckets;
                 uint32_t carry = w0 ? k.carry_into(low) : 0;
 
                 for (uint32_t w = w0; w < w0 + g; w++) {
-                        const uint32_t raw = k.bits(w * c, c) + carry;
-                        /* raw in [0, 2^c]: above half, borrow from the next window */
-                        const bool negative = raw > half;
-                        const uint32_t magnitude = negative ? (1u << c) - raw : raw;
+                        const uint32_t width = msm_window_width(c, narrow, w);
+                        const uint32_t raw = k.bits(msm_window_offset(c, narrow, w), width) + carry;
+                        /* raw in [0, 2^width]: above half, borrow from the next window */
+                        const bool negative = raw > 1u << (width - 1);
+                        const uint32_t magnitude = negative ? (1u << width) - raw : raw;
                         carry = negative ? 1 : 0;
                         const uint64_t at = (uint64_t)(w - w0) * n + i;
                         keys[at] = magnitude ? (w - w0) * buckets + magnitude - 1 : sentinel;
