@@ -154,11 +154,13 @@ void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits);
  * MSM H's window bits where the card has room for their buckets: at
  * c = 22, 12 windows instead of 13 (c = 20), 12/13 of the mixed additions
  * of level 0 (msm_fit_windows, cuda/README.md), for 16.8M buckets instead
- * of 5.8M. gpu_g1_msm_device_bytes(n, bits) is the scratch such an MSM of
- * n resident points works in (0 bits: the size's default).
+ * of 5.8M, for the H of a 2^27 domain or larger (more than 2^26 bases:
+ * bellperson's H has 2^27 - 1, snarkjs's 2^27). gpu_g1_msm_device_bytes(n,
+ * bits) is the scratch such an MSM of n resident points works in (0 bits:
+ * the size's default).
  */
 #define GPU_MSM_H_WIDE_BITS 22
-#define GPU_MSM_H_WIDE_MIN_POINTS ((size_t)1 << 27)
+#define GPU_MSM_H_WIDE_MIN_POINTS (((size_t)1 << 26) + 1)
 uint64_t gpu_g1_msm_device_bytes(size_t n, unsigned bits);
 
 /* For benchmarks: after each MSM of this context, its steps' times on
