@@ -70,7 +70,7 @@ inline bool msm_windows_hold(uint32_t c, uint32_t windows, uint32_t narrow) {
                 return false;
         const uint32_t top = windows - 1, at = msm_window_offset(c, narrow, top);
         if (at < 192)
-                return false; /* past 2^61 at the top: wider than any window */
+                return false; /* r >> at passes 2^62 there: wider than any window */
         const uint64_t r_top = (uint64_t)fr_params::modulus(7) << 32 | fr_params::modulus(6);
         const uint64_t digit = at - 192 < 64 ? r_top >> (at - 192) : 0;
         return digit + 1 <= (uint64_t)1 << (msm_window_width(c, narrow, top) - 1);
