@@ -154,8 +154,8 @@ int gpu_copy_staged(gpu_context_t *ctx, void *d, const void *h, size_t bytes, cu
  * profiled context it waits, as every profiled MSM does. split (may be
  * NULL) must count the scalars right: the 0s and 1s then stay out of the
  * digits and sorts (one batch only: resident points). window_bits (0: by
- * size) sets c for resident points without a split, unless the context
- * fixes it (gpu_set_msm_window_bits).
+ * size) sets c for resident points, unless the context fixes it
+ * (gpu_set_msm_window_bits) or a split's count sets it.
  */
 int gpu_g1_msm_queue(gpu_context_t *ctx, g1_jac_t *r, const g1_affine_t *points,
                      const g1_affine_t *d_points, const fr_t *d_scalars, size_t n,

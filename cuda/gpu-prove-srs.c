@@ -103,11 +103,18 @@ uint64_t partition_device_bytes(const struct groth16_pk *pk) {
         return partition_device_bytes_shape(pk->log_domain_size, pk->n_vars);
 }
 
-uint64_t lane_partition_bytes(const gpu_prover_t *prover, const struct groth16_pk *pk) {
+/* pk's resident key, or NULL where its bases stay in host memory. */
+static const struct resident_key *resident_key_of(const gpu_prover_t *prover,
+                                                  const struct groth16_pk *pk) {
         for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
                 if (prover->resident[i].pk == pk)
-                        return partition_device_bytes(pk) + prover->resident[i].lane_extra_bytes;
-        return partition_device_bytes(pk);
+                        return &prover->resident[i];
+        return NULL;
+}
+
+uint64_t lane_partition_bytes(const gpu_prover_t *prover, const struct groth16_pk *pk) {
+        const struct resident_key *k = resident_key_of(prover, pk);
+        return partition_device_bytes(pk) + (k ? k->lane_extra_bytes : 0);
 }
 
 /* MSM H at c = 22 instead of 20 (gpu.h): 12 windows instead of 13 for
@@ -292,10 +299,8 @@ void resident_key_set(struct resident_key *k, const struct groth16_pk *pk,
 }
 
 const gpu_pk_points_t *resident_points(const gpu_prover_t *prover, const struct groth16_pk *pk) {
-        for (size_t i = 0; i < RESIDENT_KEYS_MAX; i++)
-                if (prover->resident[i].pk == pk)
-                        return &prover->resident[i].points;
-        return NULL;
+        const struct resident_key *k = resident_key_of(prover, pk);
+        return k ? &k->points : NULL;
 }
 
 /* Unpins the first n of pk_arrays' arrays. */

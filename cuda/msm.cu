@@ -126,25 +126,17 @@ template <class Curve> static uint32_t msm_compact_window_bits(uint64_t n_big) {
         return msm_auto_window_bits(n_big, wide ? 20 : 16);
 }
 
+/* c by size, or the caller's `bits` where set; the context's fixed window
+ * (ctx may be NULL: none) before either. */
 template <class Curve>
-static msm_config msm_choose_config(const gpu_context_t *ctx, size_t n, uint32_t batches) {
+static msm_config msm_choose_config(const gpu_context_t *ctx, size_t n, uint32_t batches,
+                                    uint32_t bits = 0) {
         msm_config cfg = msm_make_config(n, batches, msm_wide<Curve>(n) ? 20 : 16);
-        if (ctx->msm_window_bits)
-                msm_config_set_window_bits(&cfg, ctx->msm_window_bits);
-        return cfg;
-}
-
-/* The scratch a device-resident G1 MSM of n points and scalars not kept
- * apart (MSM H) works in at `bits` (0: msm_choose_config's), CUB's temp
- * storage aside: what its wider windows cost a lane. */
-uint64_t gpu_g1_msm_device_bytes(size_t n, unsigned bits) {
-        msm_config cfg = msm_make_config(n, 1, msm_wide<g1_curve>(n) ? 20 : 16);
+        if (ctx && ctx->msm_window_bits)
+                bits = ctx->msm_window_bits;
         if (bits)
                 msm_config_set_window_bits(&cfg, bits);
-        const msm_sizes z = msm_make_sizes(cfg);
-        const uint64_t point = sizeof(g1_curve::xyzz);
-        return cfg.n * sizeof(fr_dev) + 16 * z.keys + 16 * z.per_bucket +
-               point * (2 * z.partials + z.buckets + 2 * z.chunks + 2 * z.spans + cfg.windows);
+        return cfg;
 }
 
 void gpu_set_msm_window_bits(gpu_context_t *ctx, unsigned bits) {
@@ -269,32 +261,58 @@ static int scratch(gpu_context_t *ctx, enum gpu_slot slot, uint64_t count, T **r
         return 0;
 }
 
+/* Each of an MSM's buffers as visit(slot, count, &pointer) takes it: the
+ * one list that both the scratch (msm_buffers_get) and its size
+ * (gpu_g1_msm_device_bytes) follow. */
+template <class Curve, class Visit>
+static int msm_buffers_each(const msm_config &cfg, const msm_sizes &z, msm_buffers<Curve> *b,
+                            Visit &&visit) {
+        GPU_TRY_R(visit(GPU_SLOT_MSM_CANONICAL, cfg.n, &b->canonical));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_KEYS, z.keys, &b->keys));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_KEYS_ALT, z.keys, &b->keys_alt));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_VALS, z.keys, &b->vals));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_VALS_ALT, z.keys, &b->vals_alt));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_START, z.per_bucket, &b->start));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_END, z.per_bucket, &b->end));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_SEG_COUNT, z.per_bucket, &b->seg_count));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_SEG_FIRST, z.per_bucket, &b->seg_first));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_PARTIALS, z.partials, &b->partials));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_PARTIALS_ALT, z.partials, &b->partials_alt));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_BUCKETS, z.buckets, &b->buckets));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_SUMS, z.chunks, &b->sums));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_WEIGHTED, z.chunks, &b->weighted));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_WINDOWS, cfg.windows, &b->window_sums));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_SPAN_SUMS, z.spans, &b->span_sums));
+        GPU_TRY_R(visit(GPU_SLOT_MSM_SPAN_WEIGHTED, z.spans, &b->span_weighted));
+        b->big_index = b->one_index = nullptr;
+        if (cfg.compact) {
+                GPU_TRY_R(visit(GPU_SLOT_MSM_BIG_INDEX, cfg.n, &b->big_index));
+                GPU_TRY_R(visit(GPU_SLOT_MSM_ONE_INDEX, cfg.n, &b->one_index));
+        }
+        return 0;
+}
+
 template <class Curve>
 static int msm_buffers_get(gpu_context_t *ctx, const msm_config &cfg, const msm_sizes &z,
                            msm_buffers<Curve> *b) {
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_CANONICAL, cfg.n, &b->canonical));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_KEYS, z.keys, &b->keys));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_KEYS_ALT, z.keys, &b->keys_alt));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_VALS, z.keys, &b->vals));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_VALS_ALT, z.keys, &b->vals_alt));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_START, z.per_bucket, &b->start));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_END, z.per_bucket, &b->end));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SEG_COUNT, z.per_bucket, &b->seg_count));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SEG_FIRST, z.per_bucket, &b->seg_first));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_PARTIALS, z.partials, &b->partials));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_PARTIALS_ALT, z.partials, &b->partials_alt));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_BUCKETS, z.buckets, &b->buckets));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SUMS, z.chunks, &b->sums));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_WEIGHTED, z.chunks, &b->weighted));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_WINDOWS, cfg.windows, &b->window_sums));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_SUMS, z.spans, &b->span_sums));
-        GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_SPAN_WEIGHTED, z.spans, &b->span_weighted));
-        b->big_index = b->one_index = nullptr;
-        if (cfg.compact) {
-                GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_BIG_INDEX, cfg.n, &b->big_index));
-                GPU_TRY_R(scratch(ctx, GPU_SLOT_MSM_ONE_INDEX, cfg.n, &b->one_index));
-        }
-        return 0;
+        return msm_buffers_each(cfg, z, b, [ctx](enum gpu_slot slot, uint64_t count, auto **p) {
+                return scratch(ctx, slot, count, p);
+        });
+}
+
+/* The scratch a device-resident G1 MSM of n points and scalars not kept
+ * apart (MSM H) works in at `bits` (0: by size), CUB's temp storage
+ * aside: what its wider windows cost a lane. */
+uint64_t gpu_g1_msm_device_bytes(size_t n, unsigned bits) {
+        const msm_config cfg = msm_choose_config<g1_curve>(nullptr, n, 1, bits);
+        msm_buffers<g1_curve> b;
+        uint64_t bytes = 0;
+        (void)msm_buffers_each(cfg, msm_make_sizes(cfg), &b,
+                               [&bytes](enum gpu_slot, uint64_t count, auto **p) {
+                                       bytes += count * sizeof(**p);
+                                       return 0;
+                               });
+        return bytes;
 }
 
 /* Batches for a host-to-host MSM: 2^23 points (768 MiB of points and
@@ -385,9 +403,7 @@ static int msm_device(gpu_context_t *ctx, typename curve_host<Curve>::jac *r,
         void *temp = nullptr;
         size_t temp_bytes = 0;
 
-        msm_config cfg = msm_choose_config<Curve>(ctx, n, batches);
-        if (window_bits && !ctx->msm_window_bits && !split)
-                msm_config_set_window_bits(&cfg, window_bits);
+        msm_config cfg = msm_choose_config<Curve>(ctx, n, batches, window_bits);
         cfg.wave = msm_level0_wave<Curve>(ctx);
         if (split && cfg.batches == 1) {
                 if (split->big + split->one > n)
